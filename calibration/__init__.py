@@ -1,0 +1,2 @@
+"""Table geometry and the camera model (pure numpy/shapely here; OpenCV only in the fitting
+modules). This package knows nothing of :mod:`tracker`."""

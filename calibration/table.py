@@ -1,0 +1,302 @@
+"""Snooker table geometry in the canonical table frame.
+
+Canonical frame (see ``docs/ARCHITECTURE.md``): millimetres, origin at the baulk-left corner
+of the playing area (the cushion faces), ``x`` across the table (0 .. width), ``y`` up the
+table from the baulk cushion (0 .. length). "Left" is the left as seen by a player standing
+behind the baulk cushion, so the yellow spot (right-hand corner of the D) has the larger ``x``.
+
+Sources:
+- WPBSA Rules of Snooker, Section 1 Rule 1 (``shared/rules/sources/003_*.txt``): playing area
+  3569 x 1778 mm, baulk line 737 mm from the baulk cushion face, D radius 292 mm, black spot
+  324 mm from the top cushion face, blue spot at the centre, pink spot midway between the blue
+  spot and the top cushion face; ball diameter 52.5 mm (S3 R1(a)).
+- Pocket mouths and jaws are not given in the rules (they "conform to the templates authorised
+  by the WPBSA"). The figures here are a **stated approximation** of championship tables:
+  corner mouth 86 mm between the cushion noses with jaws cut at 45 degrees to the pocket
+  axis, middle mouth 98 mm with jaws nearly square to the cushion, cushion 50 mm deep,
+  nose radius 8 mm. They are configurable.
+
+Other table sizes (home 10 ft, 8 ft, the 1881 x 943 mm lab table of the shared footage) keep
+the same proportions as the rules' older fractional definitions unless given explicitly:
+baulk line at length/4.843, D radius width/6.09, black spot length/11.015 from the top.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+from shapely.geometry import Point, Polygon
+from shapely.ops import unary_union
+
+#: The WPBSA full-size playing area, millimetres.
+STANDARD_LENGTH_MM = 3569.0
+STANDARD_WIDTH_MM = 1778.0
+STANDARD_BALL_DIAMETER_MM = 52.5
+STANDARD_BAULK_LINE_MM = 737.0
+STANDARD_D_RADIUS_MM = 292.0
+STANDARD_BLACK_FROM_TOP_MM = 324.0
+
+POCKET_NAMES = (
+    "baulk_left",
+    "baulk_right",
+    "middle_left",
+    "middle_right",
+    "top_left",
+    "top_right",
+)
+
+
+@dataclass(frozen=True)
+class Pocket:
+    """One pocket.
+
+    Attributes:
+        name: one of :data:`POCKET_NAMES`.
+        kind: ``"corner"`` or ``"middle"``.
+        mouth_a, mouth_b: the two cushion-nose points of the mouth, mm, shape (2,).
+        fall: a point inside the pocket (the centre of the fall), mm, shape (2,).
+        mouth_width: distance between the nose points, mm.
+        capture: polygon of the region a ball centre enters when it drops (mouth line outward).
+    """
+
+    name: str
+    kind: str
+    mouth_a: tuple[float, float]
+    mouth_b: tuple[float, float]
+    fall: tuple[float, float]
+    mouth_width: float
+    capture: Polygon = field(compare=False, repr=False)
+
+    @property
+    def mouth_centre(self) -> tuple[float, float]:
+        """Midpoint of the mouth line, mm."""
+        return (
+            (self.mouth_a[0] + self.mouth_b[0]) / 2.0,
+            (self.mouth_a[1] + self.mouth_b[1]) / 2.0,
+        )
+
+
+@dataclass(frozen=True)
+class TableGeometry:
+    """A snooker table: playing area, markings, spots, pockets and cushions, in mm.
+
+    Build the standard table with :meth:`standard` and other sizes with :meth:`of_size`.
+    """
+
+    length: float = STANDARD_LENGTH_MM
+    width: float = STANDARD_WIDTH_MM
+    ball_diameter: float = STANDARD_BALL_DIAMETER_MM
+    baulk_line: float = STANDARD_BAULK_LINE_MM
+    d_radius: float = STANDARD_D_RADIUS_MM
+    black_from_top: float = STANDARD_BLACK_FROM_TOP_MM
+    corner_mouth: float = 86.0
+    middle_mouth: float = 98.0
+    cushion_depth: float = 50.0
+    nose_radius: float = 8.0
+
+    # ------------------------------------------------------------------ constructors
+    @classmethod
+    def standard(cls) -> TableGeometry:
+        """The WPBSA 12 ft table (3569 x 1778 mm, 52.5 mm balls)."""
+        return cls()
+
+    @classmethod
+    def of_size(
+        cls, length: float, width: float, ball_diameter: float = STANDARD_BALL_DIAMETER_MM
+    ) -> TableGeometry:
+        """A table of another size with markings scaled from the full-size proportions.
+
+        Args:
+            length: playing-area length (baulk cushion to top cushion), mm.
+            width: playing-area width, mm.
+            ball_diameter: mm.
+        """
+        if length <= 0 or width <= 0 or ball_diameter <= 0:
+            raise ValueError(f"table size must be positive, got {length} x {width} mm")
+        if length < width:
+            raise ValueError(
+                f"table length {length} mm is shorter than its width {width} mm; "
+                "give the size as LENGTHxWIDTH"
+            )
+        k_len = length / STANDARD_LENGTH_MM
+        k_wid = width / STANDARD_WIDTH_MM
+        k_ball = ball_diameter / STANDARD_BALL_DIAMETER_MM
+        return cls(
+            length=length,
+            width=width,
+            ball_diameter=ball_diameter,
+            baulk_line=STANDARD_BAULK_LINE_MM * k_len,
+            d_radius=STANDARD_D_RADIUS_MM * k_wid,
+            black_from_top=STANDARD_BLACK_FROM_TOP_MM * k_len,
+            corner_mouth=86.0 * k_ball,
+            middle_mouth=98.0 * k_ball,
+        )
+
+    # ------------------------------------------------------------------ basic figures
+    @property
+    def ball_radius(self) -> float:
+        """Ball radius R, mm (26.25 on the standard table)."""
+        return self.ball_diameter / 2.0
+
+    @property
+    def centre_x(self) -> float:
+        """The long centre line, mm."""
+        return self.width / 2.0
+
+    @cached_property
+    def spots(self) -> dict[str, tuple[float, float]]:
+        """The six colour spots, mm, keyed by colour name."""
+        cx = self.centre_x
+        blue_y = self.length / 2.0
+        return {
+            "yellow": (cx + self.d_radius, self.baulk_line),
+            "green": (cx - self.d_radius, self.baulk_line),
+            "brown": (cx, self.baulk_line),
+            "blue": (cx, blue_y),
+            "pink": (cx, (blue_y + self.length) / 2.0),
+            "black": (cx, self.length - self.black_from_top),
+        }
+
+    def in_d(self, point: tuple[float, float] | np.ndarray, tol: float = 0.0) -> bool:
+        """True when the ball centre ``point`` (mm) is on or inside the D lines (S3 R5).
+
+        Args:
+            point: (x, y) mm.
+            tol: extra margin in mm granted beyond the lines (measurement error).
+        """
+        x, y = float(point[0]), float(point[1])
+        if y > self.baulk_line + tol:
+            return False
+        return math.hypot(x - self.centre_x, y - self.baulk_line) <= self.d_radius + tol
+
+    def d_distance_outside(self, point: tuple[float, float] | np.ndarray) -> float:
+        """How far, mm, a centre lies outside the D (0 when inside)."""
+        x, y = float(point[0]), float(point[1])
+        r = math.hypot(x - self.centre_x, y - self.baulk_line)
+        out_arc = max(0.0, r - self.d_radius)
+        out_line = max(0.0, y - self.baulk_line)
+        if out_line > 0 and r <= self.d_radius:
+            return out_line
+        if out_line > 0:
+            return math.hypot(out_arc, out_line) if out_arc else out_line
+        return out_arc
+
+    def d_positions(self, spacing: float = 8.0) -> np.ndarray:
+        """Candidate cue-ball centres covering the D, boundary included.
+
+        Returns:
+            array of shape (N, 2), mm: a square grid of ``spacing`` inside the D plus points
+            every ``spacing`` along the arc and along the baulk line.
+        """
+        cx, by, r = self.centre_x, self.baulk_line, self.d_radius
+        xs = np.arange(cx - r, cx + r + 1e-9, spacing)
+        ys = np.arange(by - r, by + 1e-9, spacing)
+        gx, gy = np.meshgrid(xs, ys)
+        grid = np.stack([gx.ravel(), gy.ravel()], axis=1)
+        inside = (grid[:, 1] <= by) & (np.hypot(grid[:, 0] - cx, grid[:, 1] - by) <= r)
+        n_arc = max(8, int(math.pi * r / spacing))
+        ang = np.linspace(math.pi, 2 * math.pi, n_arc + 1)
+        arc = np.stack([cx + r * np.cos(ang), by + r * np.sin(ang)], axis=1)
+        line = np.stack([xs, np.full_like(xs, by)], axis=1)
+        pts = np.concatenate([grid[inside], arc, line], axis=0)
+        # Keep the cue ball wholly on the bed.
+        keep = (pts[:, 1] >= self.ball_radius) & (pts[:, 0] >= self.ball_radius)
+        keep &= pts[:, 0] <= self.width - self.ball_radius
+        return pts[keep]
+
+    # ------------------------------------------------------------------ pockets, cushions
+    @cached_property
+    def pockets(self) -> dict[str, Pocket]:
+        """The six pockets keyed by name (approximated mouths; see the module docstring)."""
+        w, length = self.width, self.length
+        a = self.corner_mouth / math.sqrt(2.0)  # nose distance from the corner on each face
+        h = self.middle_mouth / 2.0
+        deep = self.cushion_depth
+        out: dict[str, Pocket] = {}
+
+        def corner(name: str, cx: float, cy: float, sx: float, sy: float) -> Pocket:
+            # sx, sy: +1/-1, the direction from the corner into the table.
+            ma = (cx + sx * a, cy)
+            mb = (cx, cy + sy * a)
+            fall = (cx - sx * 0.35 * a, cy - sy * 0.35 * a)
+            cap = Polygon([ma, mb, (cx - sx * deep, cy + sy * a), (cx - sx * deep, cy - sy * deep),
+                           (cx + sx * a, cy - sy * deep)])
+            return Pocket(name, "corner", ma, mb, fall, self.corner_mouth, cap.convex_hull)
+
+        out["baulk_left"] = corner("baulk_left", 0.0, 0.0, 1, 1)
+        out["baulk_right"] = corner("baulk_right", w, 0.0, -1, 1)
+        out["top_left"] = corner("top_left", 0.0, length, 1, -1)
+        out["top_right"] = corner("top_right", w, length, -1, -1)
+        my = length / 2.0
+        for name, x, sx in (("middle_left", 0.0, 1), ("middle_right", w, -1)):
+            ma, mb = (x, my - h), (x, my + h)
+            fall = (x - sx * 0.6 * h, my)
+            cap = Polygon([ma, mb, (x - sx * deep, my + h), (x - sx * deep, my - h)])
+            out[name] = Pocket(name, "middle", ma, mb, fall, self.middle_mouth, cap)
+        return out
+
+    @cached_property
+    def cushions(self) -> Polygon:
+        """Cushion rubber and jaws as one shapely geometry (outside the playing area).
+
+        Each cushion runs between the noses of the two pockets at its ends. Corner jaws are
+        cut at 45 degrees to the pocket axis, so the opening narrows into the pocket; middle
+        jaws are cut square, so the opening keeps its width. Noses are rounded.
+        """
+        w, length = self.width, self.length
+        a = self.corner_mouth / math.sqrt(2.0)
+        h = self.middle_mouth / 2.0
+        d = self.cushion_depth
+        my = length / 2.0
+        k = 0.5 * d  # how far the corner jaw leans into the pocket over the cushion depth
+        parts = [
+            # baulk and top cushions (y < 0 and y > length)
+            Polygon([(a, 0), (w - a, 0), (w - a + k, -d), (a - k, -d)]),
+            Polygon([(a, length), (w - a, length), (w - a + k, length + d), (a - k, length + d)]),
+        ]
+        for x0, sx in ((0.0, -1.0), (w, 1.0)):
+            parts.append(Polygon([(x0, a), (x0, my - h), (x0 + sx * d, my - h),
+                                  (x0 + sx * d, a - k)]))
+            parts.append(Polygon([(x0, my + h), (x0, length - a), (x0 + sx * d, length - a + k),
+                                  (x0 + sx * d, my + h)]))
+        shape = unary_union(parts)
+        r = self.nose_radius
+        return shape.buffer(-r).buffer(r) if r > 0 else shape
+
+    @cached_property
+    def playing_area(self) -> Polygon:
+        """The bed inside the cushion faces, as a shapely polygon."""
+        return Polygon([(0, 0), (self.width, 0), (self.width, self.length), (0, self.length)])
+
+    def on_bed(self, point: tuple[float, float], tol: float = 1.0) -> bool:
+        """True if a ball centre at ``point`` lies where a resting ball can be (mm)."""
+        x, y = point
+        r = self.ball_radius - tol
+        return r <= x <= self.width - r and r <= y <= self.length - r
+
+    def pocket_at(self, point: tuple[float, float], margin: float = 0.0) -> str | None:
+        """Name of the pocket whose capture region holds ``point``, or None."""
+        p = Point(point)
+        for name, pocket in self.pockets.items():
+            if pocket.capture.buffer(margin).contains(p):
+                return name
+        return None
+
+    def to_dict(self) -> dict[str, float]:
+        """Plain figures, for profiles and docs."""
+        return {
+            "length": self.length,
+            "width": self.width,
+            "ball_diameter": self.ball_diameter,
+            "baulk_line": self.baulk_line,
+            "d_radius": self.d_radius,
+            "black_from_top": self.black_from_top,
+            "corner_mouth": self.corner_mouth,
+            "middle_mouth": self.middle_mouth,
+        }
+
+
+STANDARD_TABLE = TableGeometry.standard()

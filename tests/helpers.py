@@ -1,0 +1,80 @@
+"""Builders for referee tests: states and shots in a few words."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from tracker import balls as B
+from tracker.records.shot import Event, EventType, OperatorFoul, OperatorJudgement, Shot
+from tracker.rules.registry import get_ruleset
+from tracker.rules.state import FrameState, Phase
+
+PLAYERS = ("A", "B")
+
+
+def rules(name: str = "snooker", **options):
+    return get_ruleset(name, options or None)
+
+
+def state(
+    phase: Phase = Phase.RED,
+    reds: int = 15,
+    scores: tuple[int, int] = (0, 0),
+    colours: tuple[str, ...] = B.COLOURS,
+    positions: dict | None = None,
+    striker: int = 0,
+    seq: str | None = None,
+    ruleset: str = "snooker",
+    **kw,
+) -> FrameState:
+    """A mid-frame state with ``reds`` reds (red_01..) and the given colours on the table."""
+    r = rules(ruleset)
+    st = r.new_frame(PLAYERS, striker)
+    on = frozenset([*B.red_ids(reds), *colours])
+    if phase == Phase.SEQ and seq is None:
+        seq = next(c for c in B.COLOURS if c in colours)
+    return replace(st, phase=phase, on_table=on, scores=scores, seq_colour=seq,
+                   positions=positions, cue_in_hand=kw.pop("cue_in_hand", False), shots=5, **kw)
+
+
+def shot(
+    n: int = 1,
+    first: tuple[str, ...] | str | None = None,
+    pots: tuple[str, ...] = (),
+    cue_pot: bool = False,
+    off: tuple[str, ...] = (),
+    nomination: str | None = None,
+    free_ball: str | None = None,
+    before: dict | None = None,
+    after: dict | None = None,
+    extra: tuple[Event, ...] = (),
+    miss: bool | None = None,
+    fouls: tuple[str, ...] = (),
+    touching: tuple[str, ...] | None = None,
+    striker: str | None = None,
+) -> Shot:
+    """A stroke: strike at t=0, first contact(s) at t=0.5, pots from t=1."""
+    ev = [Event(EventType.STRIKE, 0.0, ("white",))]
+    if isinstance(first, str):
+        first = (first,)
+    for b in first or ():
+        ev.append(Event(EventType.CONTACT, 0.5, ("white", b)))
+    ev.extend(extra)
+    t = 1.0
+    for b in pots:
+        ev.append(Event(EventType.POT, t, (b,), pocket="top_left"))
+        t += 0.1
+    if cue_pot:
+        ev.append(Event(EventType.POT, t, ("white",), pocket="baulk_left"))
+        t += 0.1
+    for b in off:
+        ev.append(Event(EventType.OFF_TABLE, t, (b,)))
+    ev.sort(key=lambda e: e.t)
+    op = OperatorJudgement(miss=miss, fouls=tuple(OperatorFoul(c) for c in fouls))
+    return Shot(shot=n, events=tuple(ev), positions_before=before, positions_after=after,
+                nomination=nomination, free_ball=free_ball, operator=op, touching=touching,
+                striker=striker)
+
+
+def decide(st: FrameState, sh: Shot, ruleset: str = "snooker", **options):
+    return rules(ruleset, **options).decide(st, sh)

@@ -1,0 +1,247 @@
+"""Reading and writing match-log records (JSONL), with errors a user can act on."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+from tracker.records.shot import (
+    Event,
+    EventType,
+    FrameStart,
+    InputKind,
+    OperatorFoul,
+    OperatorInput,
+    OperatorJudgement,
+    Record,
+    Shot,
+)
+
+
+class RecordError(ValueError):
+    """A malformed or impossible record; the message names the line and the problem."""
+
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        prefix = f"line {line}: " if line is not None else ""
+        super().__init__(prefix + message)
+
+
+@lru_cache(maxsize=1)
+def schema() -> dict[str, Any]:
+    """The JSON Schema of a match-log record (format version 1)."""
+    text = resources.files("tracker.records").joinpath("shot-record.schema.json").read_text()
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema())
+
+
+def _describe(err: jsonschema.ValidationError) -> str:
+    where = "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in err.absolute_path)
+    where = where.lstrip(".") or "record"
+    return f"{where}: {err.message}"
+
+
+def _xy_map(obj: dict[str, list[float]] | None) -> dict[str, tuple[float, float]] | None:
+    if obj is None:
+        return None
+    return {k: (float(v[0]), float(v[1])) for k, v in obj.items()}
+
+
+def _event(obj: dict[str, Any]) -> Event:
+    balls = tuple(obj.get("balls") or ([obj["ball"]] if "ball" in obj else []))
+    return Event(
+        type=EventType(obj["type"]),
+        t=float(obj.get("t", 0.0)),
+        balls=balls,
+        pocket=obj.get("pocket"),
+        cushion=obj.get("cushion"),
+        confidence=float(obj.get("confidence", 1.0)),
+        rest_s=float(obj.get("rest_s", 0.0)),
+        by=obj.get("by", "striker"),
+        frame=obj.get("frame"),
+    )
+
+
+def record_from_dict(obj: Any, line: int | None = None) -> Record:
+    """Validate one decoded JSON record and build its typed form.
+
+    Raises:
+        RecordError: naming ``line`` and the first problem found.
+    """
+    if not isinstance(obj, dict):
+        raise RecordError(f"expected a JSON object, got {type(obj).__name__}", line)
+    errors = sorted(_validator().iter_errors(obj), key=lambda e: (len(e.absolute_path), e.path))
+    if errors:
+        best = jsonschema.exceptions.best_match(errors)
+        raise RecordError(
+            f"does not match the shot-record schema: {_describe(best)} "
+            "(see docs/SHOT-RECORD.md)",
+            line,
+        )
+    kind = obj["type"]
+    if kind == "frame_start":
+        return FrameStart(
+            frame=obj["frame"],
+            players=(obj["players"][0], obj["players"][1]),
+            breaker=obj.get("breaker"),
+            ruleset=obj.get("ruleset", "snooker"),
+            best_of=obj.get("best_of", 1),
+            positions=_xy_map(obj.get("positions")),
+            options=dict(obj.get("options", {})),
+            table=obj.get("table"),
+        )
+    if kind == "shot":
+        events = tuple(_event(e) for e in obj["events"])
+        times = [e.t for e in events]
+        if any(b < a - 1e-9 for a, b in zip(times, times[1:], strict=False)):
+            raise RecordError(f"shot {obj['shot']}: events are not in time order", line)
+        op = obj.get("operator", {})
+        judgement = OperatorJudgement(
+            miss=op.get("miss"),
+            fouls=tuple(
+                OperatorFoul(f["code"], f.get("ball"), f.get("note", "")) for f in op.get("fouls", [])
+            ),
+            not_a_stroke=bool(op.get("not_a_stroke", False)),
+        )
+        touching = obj.get("touching")
+        return Shot(
+            shot=obj["shot"],
+            events=events,
+            striker=obj.get("striker"),
+            positions_before=_xy_map(obj.get("positions_before")),
+            positions_after=_xy_map(obj.get("positions_after")),
+            nomination=obj.get("nomination"),
+            free_ball=obj.get("free_ball"),
+            touching=tuple(touching) if touching is not None else None,
+            operator=judgement,
+            t_start=obj.get("t_start"),
+            t_end=obj.get("t_end"),
+            needs_review=tuple(obj.get("needs_review", [])),
+        )
+    return OperatorInput(
+        kind=InputKind(obj["input"]),
+        choice=obj.get("choice"),
+        player=obj.get("player"),
+        note=obj.get("note", ""),
+    )
+
+
+def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
+    """Yield (line number, record) for each non-blank line of a JSONL match log.
+
+    Raises:
+        RecordError: for a missing file, invalid JSON or a record that breaks the schema.
+    """
+    p = Path(path)
+    if not p.exists():
+        raise RecordError(f"{p}: no such file; give the path of a match log (JSONL)")
+    if p.is_dir():
+        raise RecordError(f"{p} is a folder; give the path of a match log (JSONL)")
+    with p.open(encoding="utf-8") as fh:
+        for n, raw in enumerate(fh, start=1):
+            text = raw.strip()
+            if not text or text.startswith("//"):
+                continue
+            try:
+                obj = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})", n) from None
+            yield n, record_from_dict(obj, n)
+
+
+def _drop_none(d: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in d.items() if v is not None and v != () and v != []}
+
+
+def event_to_dict(e: Event) -> dict[str, Any]:
+    """JSON form of an event."""
+    d: dict[str, Any] = {"type": str(e.type), "t": round(e.t, 6)}
+    if len(e.balls) == 1 and e.type != EventType.CONTACT:
+        d["ball"] = e.balls[0]
+    elif e.balls:
+        d["balls"] = list(e.balls)
+    if e.pocket:
+        d["pocket"] = e.pocket
+    if e.cushion:
+        d["cushion"] = e.cushion
+    if e.confidence != 1.0:
+        d["confidence"] = round(e.confidence, 4)
+    if e.rest_s:
+        d["rest_s"] = e.rest_s
+    if e.by != "striker":
+        d["by"] = e.by
+    if e.frame is not None:
+        d["frame"] = e.frame
+    return d
+
+
+def _pos(p: dict[str, tuple[float, float]] | None) -> dict[str, list[float]] | None:
+    if p is None:
+        return None
+    return {k: [round(v[0], 2), round(v[1], 2)] for k, v in p.items()}
+
+
+def record_to_dict(rec: Record) -> dict[str, Any]:
+    """JSON form of a record (inverse of :func:`record_from_dict`)."""
+    if isinstance(rec, FrameStart):
+        return _drop_none(
+            {
+                "type": "frame_start",
+                "version": 1,
+                "frame": rec.frame,
+                "players": list(rec.players),
+                "breaker": rec.breaker,
+                "ruleset": rec.ruleset,
+                "best_of": rec.best_of,
+                "positions": _pos(rec.positions),
+                "options": rec.options or None,
+                "table": rec.table,
+            }
+        )
+    if isinstance(rec, Shot):
+        op: dict[str, Any] = {}
+        if rec.operator.miss is not None:
+            op["miss"] = rec.operator.miss
+        if rec.operator.fouls:
+            op["fouls"] = [_drop_none({"code": f.code, "ball": f.ball, "note": f.note or None})
+                           for f in rec.operator.fouls]
+        if rec.operator.not_a_stroke:
+            op["not_a_stroke"] = True
+        return _drop_none(
+            {
+                "type": "shot",
+                "version": 1,
+                "shot": rec.shot,
+                "striker": rec.striker,
+                "t_start": rec.t_start,
+                "t_end": rec.t_end,
+                "positions_before": _pos(rec.positions_before),
+                "events": [event_to_dict(e) for e in rec.events] or [],
+                "positions_after": _pos(rec.positions_after),
+                "nomination": rec.nomination,
+                "free_ball": rec.free_ball,
+                "touching": list(rec.touching) if rec.touching is not None else None,
+                "needs_review": list(rec.needs_review) or None,
+                "operator": op or None,
+            }
+        ) | {"events": [event_to_dict(e) for e in rec.events]}
+    return _drop_none(
+        {
+            "type": "input",
+            "version": 1,
+            "input": str(rec.kind),
+            "choice": rec.choice,
+            "player": rec.player,
+            "note": rec.note or None,
+        }
+    )

@@ -1,0 +1,65 @@
+"""Named rule options: the readings marked [interpretation] in ``RULES-DIGEST.md`` section 4,
+and the thresholds the referee uses. Each has a documented default; a frame_start record may
+override any of them in its ``options`` object.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RuleOptions:
+    """Rule readings and thresholds.
+
+    Attributes:
+        free_ball_value: D18. ``"ball_on"`` (default): in a penalty the nominated free ball
+            counts at the value of the ball on (R12(a)(ii)); ``"own"``: at its own value.
+        free_ball_snooker_after_pot: D19. False (default): the snookering-behind-the-free-ball
+            foul is tested only when no ball was legally potted.
+        own_spots_first: D21. True (default): colours whose own spot is free are placed first,
+            then the rest in descending value.
+        hanging_ball_s: D36 / C42. A ball that falls from the lip within this many seconds of
+            stopping counts as potted in the stroke (default 5 s).
+        undetermined_on_penalty: C04. Penalty when the ball on is undetermined after a red
+            (R10(d)(vi)); default 7, flagged for the operator.
+        touching_gap_mm: C37. Gap at or below which the cue ball is touching (default 0.5 mm).
+        in_hand_tolerance_mm: C02. Margin outside the D lines forgiven for measurement error
+            (default 2 mm: a centre 1 cm outside is still a foul).
+        simultaneous_s: C10. First contacts within this time are simultaneous (default 2 ms).
+        review_confidence: events whose confidence is below this are marked "needs review"
+            (default 0.8).
+        operator_may_cancel_auto_miss: the referee is the sole judge (S5 R1(a)); when True
+            (default) an operator ``miss: false`` cancels an automatic miss, with a note.
+    """
+
+    free_ball_value: str = "ball_on"
+    free_ball_snooker_after_pot: bool = False
+    own_spots_first: bool = True
+    hanging_ball_s: float = 5.0
+    undetermined_on_penalty: int = 7
+    touching_gap_mm: float = 0.5
+    in_hand_tolerance_mm: float = 2.0
+    simultaneous_s: float = 0.002
+    review_confidence: float = 0.8
+    operator_may_cancel_auto_miss: bool = True
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
+        """Build from a frame_start ``options`` object; unknown names are an error."""
+        if not data:
+            return cls()
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise ValueError(
+                f"unknown rule option(s) {', '.join(unknown)}; known: {', '.join(sorted(known))}"
+            )
+        if "free_ball_value" in data and data["free_ball_value"] not in ("ball_on", "own"):
+            raise ValueError("free_ball_value must be 'ball_on' or 'own'")
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain dict."""
+        return asdict(self)

@@ -1,0 +1,78 @@
+"""The rulesets the referee knows, by name.
+
+A new game is a small addition: write its rules class (``new_frame``, ``decide``,
+``apply_input``, ``points_remaining``, ``with_options``) and register a factory here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from calibration.table import TableGeometry
+from tracker.records.shot import OperatorInput, Shot
+from tracker.rules.options import RuleOptions
+from tracker.rules.state import Decision, FrameState, Position
+
+
+class Ruleset(Protocol):
+    """What the match driver needs from a game's rules."""
+
+    name: str
+
+    def new_frame(self, players: tuple[str, str], breaker: int = 0,
+                  positions: dict[str, Position] | None = None, frame: int = 1) -> FrameState: ...
+
+    def decide(self, st: FrameState, shot: Shot) -> tuple[Decision, FrameState]: ...
+
+    def apply_input(self, st: FrameState, inp: OperatorInput) -> tuple[Any, FrameState]: ...
+
+    def points_remaining(self, st: FrameState) -> int: ...
+
+    def with_options(self, options: RuleOptions, table: TableGeometry | None = None) -> Ruleset: ...
+
+
+def _snooker() -> Ruleset:
+    from tracker.rules.snooker import SnookerRules
+
+    return SnookerRules()
+
+
+def _reduced(n: int) -> Callable[[], Ruleset]:
+    def make() -> Ruleset:
+        from tracker.rules.snooker import SnookerRules
+
+        # 002 annex "any number of reds": at most five fouls-and-misses (then the cue ball may
+        # be placed anywhere), never snooker the opponent behind a nominated colour.
+        return SnookerRules(name=f"snooker-{n}-reds", n_reds=n, miss_limit=5,
+                            after_limit="ball_anywhere", no_snooker_behind_nominated=True)
+
+    return make
+
+
+def _snookerpool() -> Ruleset:
+    from tracker.rules.snookerpool import SnookerpoolRules
+
+    return SnookerpoolRules()
+
+
+RULESETS: dict[str, Callable[[], Ruleset]] = {
+    "snooker": _snooker,
+    "snooker-6-reds": _reduced(6),
+    "snooker-10-reds": _reduced(10),
+    "snookerpool": _snookerpool,
+}
+
+
+def get_ruleset(name: str, options: dict[str, Any] | None = None,
+                table: TableGeometry | None = None) -> Ruleset:
+    """The ruleset registered as ``name``, with rule options and table size applied.
+
+    Raises:
+        ValueError: unknown name or option, naming the known ones.
+    """
+    if name not in RULESETS:
+        raise ValueError(f"unknown ruleset {name!r}; known: {', '.join(sorted(RULESETS))}")
+    rules = RULESETS[name]()
+    opts = RuleOptions.from_dict(options)
+    return rules.with_options(opts, table)

@@ -1,0 +1,266 @@
+"""Value types of the referee: the state of a frame, a called foul, a decision.
+
+Everything here is immutable; the engine is a pure function
+``decide(state, shot) -> (Decision, next state)``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+Position = tuple[float, float]
+
+
+class Phase(StrEnum):
+    """The ball-on state machine (C03)."""
+
+    RED = "red"
+    """Reds are left: the ball on is any red."""
+    COLOUR_CHOICE = "colour"
+    """After a red (or a free ball nominated as a red): a colour of the striker's choice."""
+    SEQ = "seq"
+    """No reds left: the lowest colour on the table (``FrameState.seq_colour``)."""
+    RESPOTTED_BLACK = "respotted_black"
+    """Tie-break: the black re-spotted, the next score or foul ends the frame."""
+    OVER = "over"
+    """The frame has ended."""
+
+
+@dataclass(frozen=True)
+class MissState:
+    """The foul-and-a-miss sequence (C30).
+
+    Attributes:
+        count: consecutive misses from the same (replaced) position.
+        full_ball: full-ball contact was available when the sequence started.
+        warned: the offender has been warned that a third failure loses the frame.
+    """
+
+    count: int = 0
+    full_ball: bool = False
+    warned: bool = False
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What is needed to replace the balls after a foul and a miss (C27, C33).
+
+    Attributes:
+        positions: the positions before the missed stroke (mm), or None if unobserved.
+        on_table: object balls on the table before it.
+        phase, seq_colour, last_red_colour: the ball-on state before it.
+        cue_in_hand: whether the cue ball was in hand.
+        free_ball: whether the offender had a free ball.
+    """
+
+    positions: dict[str, Position] | None
+    on_table: frozenset[str]
+    phase: Phase
+    seq_colour: str | None
+    last_red_colour: bool
+    cue_in_hand: bool
+    free_ball: bool
+
+
+@dataclass(frozen=True)
+class PendingFoul:
+    """A foul whose options are still open to the incoming player.
+
+    Attributes:
+        offender: index of the player who fouled.
+        options: the choices open (``play``, ``play_again``, ``replace``, ``ball_in_hand``).
+        snapshot: the table before the foul stroke, for ``replace``.
+        free_ball: the incoming player has a free ball if he plays.
+    """
+
+    offender: int
+    options: tuple[str, ...]
+    snapshot: Snapshot | None
+    free_ball: bool
+
+
+@dataclass(frozen=True)
+class FrameState:
+    """Everything the referee knows about a frame between strokes.
+
+    Attributes:
+        ruleset: registry name.
+        players: names of the two players (or sides).
+        scores: points of each player.
+        striker: index (0/1) of the player to strike next.
+        breaker: index of the player who opened the frame.
+        on_table: ids of the object balls on the table.
+        phase, seq_colour: the ball on (C03).
+        last_red_colour: the current COLOUR_CHOICE follows the last red.
+        cue_in_hand: the cue ball is in hand (must be played from the D).
+        positions: ball id -> centre (mm) of the balls at rest, the white included when on
+            the table; None when positions are not observed (manual scoring).
+        break_points: points in the current visit.
+        free_ball: the striker has a free ball (C23).
+        pending: the open options after the last foul.
+        miss: the foul-and-a-miss sequence.
+        replaced: the balls were replaced after a miss: the next stroke is from the original
+            position (C30).
+        shots: strokes played in this frame.
+        frame_over, winner, end_reason: the outcome.
+        last_colour_scored: (colour, points, player) for the colour scored in the last stroke
+            that has to be re-spotted (C06 deducts it if the next stroke is played first).
+        flags: notes raised about the state (for the operator).
+        options: rule options in force (see ``tracker.rules.options``).
+    """
+
+    ruleset: str
+    players: tuple[str, str]
+    scores: tuple[int, int]
+    striker: int
+    breaker: int
+    on_table: frozenset[str]
+    phase: Phase
+    seq_colour: str | None = None
+    last_red_colour: bool = False
+    cue_in_hand: bool = True
+    positions: dict[str, Position] | None = None
+    break_points: int = 0
+    free_ball: bool = False
+    pending: PendingFoul | None = None
+    miss: MissState = field(default_factory=MissState)
+    replaced: bool = False
+    shots: int = 0
+    frame_over: bool = False
+    winner: int | None = None
+    end_reason: str | None = None
+    last_colour_scored: tuple[str, int, int] | None = None
+    options: dict[str, Any] = field(default_factory=dict)
+    frame: int = 1
+
+    @property
+    def opponent(self) -> int:
+        """Index of the player not striking."""
+        return 1 - self.striker
+
+
+@dataclass(frozen=True)
+class Foul:
+    """One foul called in a stroke.
+
+    Attributes:
+        code: catalogue code (``tracker.rules.fouls.FOULS``).
+        rule: WPBSA rule reference.
+        digest: RULES-DIGEST id.
+        message: what the referee says.
+        penalty: points to the opponent for this foul alone.
+        balls: the balls concerned.
+    """
+
+    code: str
+    rule: str
+    digest: str
+    message: str
+    penalty: int
+    balls: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "code": self.code,
+            "rule": self.rule,
+            "digest": self.digest,
+            "message": self.message,
+            "penalty": self.penalty,
+            "balls": list(self.balls),
+        }
+
+
+@dataclass(frozen=True)
+class Respot:
+    """A ball the referee puts on the table after the stroke.
+
+    Attributes:
+        ball: id.
+        position: (x, y) mm, or None when positions are not observed.
+        how: ``own_spot``, ``highest_spot``, ``above_spot``, ``below_spot``, ``put_back``.
+    """
+
+    ball: str
+    position: Position | None
+    how: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        pos = [round(self.position[0], 2), round(self.position[1], 2)] if self.position else None
+        return {"ball": self.ball, "position": pos, "how": self.how}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The referee's call on one stroke (or on an operator input that ends the frame)."""
+
+    shot: int | None
+    striker: str
+    foul: bool
+    fouls: tuple[Foul, ...]
+    penalty: int
+    points: dict[str, int]
+    score: dict[str, int]
+    break_points: int
+    next_striker: str | None
+    ball_on: str
+    free_ball: bool
+    miss: bool
+    options: tuple[str, ...]
+    respots: tuple[Respot, ...]
+    frame_over: bool
+    winner: str | None
+    potted: tuple[str, ...] = ()
+    nominated: str | None = None
+    free_ball_nominated: str | None = None
+    touching: tuple[str, ...] = ()
+    points_remaining: int = 0
+    snookers_required: dict[str, int] = field(default_factory=dict)
+    replace_positions: dict[str, Position] | None = None
+    miss_count: int = 0
+    miss_warning: bool = False
+    needs_review: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
+    end_reason: str | None = None
+    effective_snookering: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (the ``referee`` command's output line)."""
+        return {
+            "shot": self.shot,
+            "striker": self.striker,
+            "foul": self.foul,
+            "fouls": [f.to_dict() for f in self.fouls],
+            "penalty": self.penalty,
+            "points": dict(self.points),
+            "score": dict(self.score),
+            "break": self.break_points,
+            "potted": list(self.potted),
+            "nominated": self.nominated,
+            "free_ball_nominated": self.free_ball_nominated,
+            "next_striker": self.next_striker,
+            "ball_on": self.ball_on,
+            "free_ball": self.free_ball,
+            "effective_snookering": list(self.effective_snookering),
+            "miss": self.miss,
+            "miss_count": self.miss_count,
+            "miss_warning": self.miss_warning,
+            "options": list(self.options),
+            "replace_positions": (
+                {k: [round(v[0], 2), round(v[1], 2)] for k, v in self.replace_positions.items()}
+                if self.replace_positions
+                else None
+            ),
+            "respots": [r.to_dict() for r in self.respots],
+            "touching": list(self.touching),
+            "points_remaining": self.points_remaining,
+            "snookers_required": dict(self.snookers_required),
+            "frame_over": self.frame_over,
+            "winner": self.winner,
+            "end_reason": self.end_reason,
+            "needs_review": list(self.needs_review),
+            "notes": list(self.notes),
+        }
