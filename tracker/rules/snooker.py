@@ -718,7 +718,7 @@ class SnookerRules:
         # free ball for the incoming player (C23)
         fb_award, effective = False, ()
         if phase not in (Phase.OVER,):
-            fb_award, effective = self._free_ball_test(nxt, review)
+            fb_award, effective = self._free_ball_test(nxt, notes)
         if miss and miss_state.full_ball and miss_state.count >= self.miss_limit:
             if self.after_limit == "award_frame":
                 nxt = replace(nxt, frame_over=True, winner=opp, phase=Phase.OVER,
@@ -796,7 +796,7 @@ class SnookerRules:
                       last_red_colour=st.last_red_colour if st.replaced else False,
                       striker=1 - st.striker, free_ball=False, miss=miss_state, replaced=False,
                       last_colour_scored=None)
-        fb, eff = self._free_ball_test(nxt, review)
+        fb, eff = self._free_ball_test(nxt, notes)
         nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, snapshot, fb))
         nxt, end_notes = self._check_end(nxt, st, foul=True, scored=False)
         notes.extend(end_notes)
@@ -805,10 +805,10 @@ class SnookerRules:
                              ctx=ctx, free_ball=fb, effective=eff, break_points=0)
         return dec, nxt
 
-    def _free_ball_test(self, nxt: FrameState, review: list[str]) -> tuple[bool, tuple[str, ...]]:
+    def _free_ball_test(self, nxt: FrameState, notes: list[str]) -> tuple[bool, tuple[str, ...]]:
         pos = nxt.positions
         if pos is None:
-            review.append("free ball: positions unknown, not tested (enter it if the referee calls it)")
+            notes.append("free ball not tested: positions unknown")
             return False, ()
         on = self.balls_on_for_turn(nxt.on_table, nxt.phase, nxt.seq_colour)
         if not on:
@@ -818,7 +818,7 @@ class SnookerRules:
             snk, _ = G.snookered_in_hand(objs, on, self.table)
             return snk, ()
         if B.WHITE not in pos:
-            review.append("free ball: cue ball position unknown, not tested")
+            notes.append("free ball not tested: cue ball position unknown")
             return False, ()
         res = G.snooker_test(pos[B.WHITE], objs, on, self.table)
         return res.snookered, res.effective
@@ -868,7 +868,7 @@ class SnookerRules:
             miss = True
             notes.append("foul and a miss by the referee's judgement (S2 R21)")
         elif clear is None:
-            review.append("miss: positions unknown, no automatic miss; the referee judges (H5)")
+            notes.append("miss not tested: positions unknown; the referee judges (H5)")
         elif snookers:
             notes.append("snookers required: a miss only if the referee judges it intentional (R14(b)(i))")
         else:
@@ -884,8 +884,8 @@ class SnookerRules:
             count = 1
         warn = full and count == self.miss_limit - 1
         if warn:
-            notes.append(f"warning: if a replacement is requested, a further failure will award the "
-                         f"frame to the opponent (R14(c)(i))")
+            notes.append("warning: if a replacement is requested, a further failure will award the "
+                         "frame to the opponent (R14(c)(i))")
         return True, MissState(count, full, st.miss.warned or warn), warn
 
     def _could_be_on(self, st: FrameState, ctx: _Ctx) -> list[str]:
