@@ -440,6 +440,10 @@ class SnookerRules:
 
         # --- penalty, miss, next state
         pen = max((f.penalty for f in fouls), default=0)
+        if foul and ctx.fb and ctx.fb in potted and opt.free_ball_value == "own":
+            pen = min(7, max(pen, B.value(ctx.fb)))
+            notes.append(f"the potted free ball counts at its own value ({B.value(ctx.fb)}) "
+                         "(option free_ball_value=own, D18)")
         for f in disturbed_nonstriker:
             scores[striker] += f.penalty
             notes.append(f"non-striker's foul: {f.message}; {f.penalty} to the striker, "

@@ -1,0 +1,1 @@
+"""The shot-record format (the boundary between perception and the referee)."""
