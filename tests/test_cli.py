@@ -27,7 +27,7 @@ def test_referee_on_the_bundled_example_prints_decisions_and_scoreboard(capsys):
     shots = [x for x in lines if "shot" in x and "foul" in x]
     assert len(shots) == 9
     for d in shots:
-        assert REQUIRED <= set(d)
+        assert set(d) >= REQUIRED
         for f in d["fouls"]:
             assert {"code", "rule", "message", "penalty"} <= set(f)
     assert lines[-1]["scoreboard"] and lines[-1]["frames_won"] == {"Ronnie": 1, "Judd": 0}

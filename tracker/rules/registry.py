@@ -50,17 +50,23 @@ def _reduced(n: int) -> Callable[[], Ruleset]:
     return make
 
 
-def _snookerpool() -> Ruleset:
-    from tracker.rules.snookerpool import SnookerpoolRules
+def _snookerpool(n_solids: int) -> Callable[[], Ruleset]:
+    def make() -> Ruleset:
+        from tracker.rules.snookerpool import SnookerpoolRules
 
-    return SnookerpoolRules()
+        name = "snookerpool" if n_solids == 8 else f"snookerpool-{n_solids}-solids"
+        return SnookerpoolRules(name=name, n_solids=n_solids)
+
+    return make
 
 
 RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snooker": _snooker,
     "snooker-6-reds": _reduced(6),
     "snooker-10-reds": _reduced(10),
-    "snookerpool": _snookerpool,
+    "snookerpool": _snookerpool(8),
+    "snookerpool-6-solids": _snookerpool(6),
+    "snookerpool-3-solids": _snookerpool(3),
 }
 
 

@@ -90,7 +90,7 @@ class SnookerpoolRules:
         # slots: 8 places; reduced set-ups drop the middle row's ends, then the foot-side rows.
         keep = list(slots)
         if self.n_solids <= 6:
-            keep = [s for s in keep if not (s[0] == 0)]
+            keep = [s for s in keep if s[0] != 0]
         if self.n_solids <= 3:
             keep = [s for s in keep if s[0] < 0]
         pos = {sid: (x, y) for sid, (_, x, y) in zip(self.solids_in_play(), keep, strict=False)}
