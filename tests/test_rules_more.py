@@ -222,3 +222,26 @@ def test_a_full_frame_of_perfect_play_is_147():
         n += 1
         d, s = r.decide(s, shot(n, first=c, pots=(c,)))
     assert d.frame_over and s.scores == (147, 0) and s.break_points == 147 and d.winner == "A"
+
+
+def test_setup_check_warns_about_a_bad_rack():
+    r = rules()
+    good = r.setup_positions()
+    assert r.setup_check(good) == []
+    bad = {**good, "blue": (889.0, 1900.0)}
+    bad.pop("red_15")
+    warnings = r.setup_check(bad)
+    assert any("blue" in w for w in warnings) and any("14 reds" in w for w in warnings)
+
+
+def test_a_misplaced_respot_is_reported_before_the_next_stroke():
+    pos = {B.red_id(i + 1): (300.0 + i * 120.0, 3000.0) for i in range(4)}
+    pos.update({c: SP[c] for c in B.COLOURS})
+    pos["white"] = (889.0, 2400.0)
+    st = state(Phase.COLOUR_CHOICE, reds=4, positions=pos)
+    after = {k: v for k, v in pos.items() if k != "pink"}
+    _, s1 = decide(st, shot(1, first="pink", pots=("pink",), nomination="pink", before=pos,
+                            after=after))
+    placed_wrong = {**after, "pink": (SP["pink"][0] + 30.0, SP["pink"][1])}
+    d2, _ = decide(s1, shot(2, first="red_01", pots=("red_01",), before=placed_wrong))
+    assert any("C36" in r for r in d2.needs_review) and not d2.foul

@@ -83,6 +83,8 @@ class Match:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
         self.state = self.rules.new_frame(self.players, breaker, rec.positions, rec.frame)
+        if rec.positions is not None and hasattr(self.rules, "setup_check"):
+            notes.extend(self.rules.setup_check(rec.positions))
         self.frames_started += 1
         out = {"frame_start": rec.frame, "ruleset": rec.ruleset, "breaker": self.players[breaker],
                "players": list(self.players), "notes": notes}

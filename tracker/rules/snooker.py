@@ -43,6 +43,10 @@ _FAILURE_CODES = {"no_contact", "wrong_ball_first", "free_ball_not_hit_first", "
 APEX_GAP_MM = 2.0
 #: Gap between reds in the rack, mm.
 RACK_GAP_MM = 0.2
+#: A re-spotted ball further than this from its computed place is reported (C36), mm.
+RESPOT_CHECK_MM = 10.0
+#: Tolerance of the set-up check (C01), mm.
+SETUP_CHECK_MM = 10.0
 
 
 class RuleError(ValueError):
@@ -169,6 +173,35 @@ class SnookerRules:
             options=self.options.to_dict(),
             frame=frame,
         )
+
+    def setup_check(self, positions: Mapping[str, Position]) -> list[str]:
+        """C01: warnings about the rack before the opening stroke (no penalty).
+
+        Checks every colour is on its spot, the reds are all there and form a tight triangle
+        whose apex is on the centre line close to, but not touching, the pink.
+        """
+        out: list[str] = []
+        t = self.table
+        for c in B.COLOURS:
+            if c not in positions:
+                out.append(f"set-up: the {c} is missing")
+            elif math.dist(positions[c], t.spots[c]) > SETUP_CHECK_MM:
+                out.append(f"set-up: the {c} is {math.dist(positions[c], t.spots[c]):.0f} mm off "
+                           "its spot")
+        reds = [positions[b] for b in positions if B.is_red(b)]
+        if len(reds) != self.n_reds:
+            out.append(f"set-up: {len(reds)} reds on the table, {self.n_reds} expected")
+        if reds:
+            apex = min(reds, key=lambda p: p[1])
+            if abs(apex[0] - t.centre_x) > SETUP_CHECK_MM:
+                out.append("set-up: the apex red is off the centre line")
+            if "pink" in positions:
+                gap = math.dist(apex, positions["pink"]) - t.ball_diameter
+                if gap < 0.2:
+                    out.append("set-up: the apex red touches the pink")
+                elif gap > SETUP_CHECK_MM:
+                    out.append(f"set-up: the apex red is {gap:.0f} mm from the pink")
+        return out
 
     # ------------------------------------------------------------------ queries
     def reds(self, on_table: frozenset[str]) -> list[str]:
@@ -297,6 +330,12 @@ class SnookerRules:
         for e in events:
             if e.type == EventType.MOVING_AT_STRIKE:
                 add("moving_ball", (e.ball,))
+        if shot.positions_before is not None and st.positions is not None:
+            for b in st.last_respots:
+                want, got = st.positions.get(b), shot.positions_before.get(b)
+                if want and got and math.dist(want, got) > RESPOT_CHECK_MM:
+                    review.append(f"the {b} was placed {math.dist(want, got):.0f} mm from where it "
+                                  "should have been spotted (C36): tell the referee before the stroke")
         missing_spotted: list[str] = []
         if shot.positions_before is not None:
             for c in B.COLOURS:
@@ -685,14 +724,15 @@ class SnookerRules:
                           seq_colour=seq, last_red_colour=last_red, on_table=on_after,
                           positions=positions, cue_in_hand=False, free_ball=False, pending=None,
                           miss=MissState(), replaced=False, shots=st.shots + 1,
-                          last_colour_scored=last_colour)
+                          last_colour_scored=last_colour,
+                          last_respots=tuple(r.ball for r in respots))
         else:
             phase, seq = self._next_turn_phase(st, on_after)
             nxt = replace(st, scores=tuple(scores), break_points=0, phase=phase, seq_colour=seq,
                           last_red_colour=False, on_table=on_after, positions=positions,
                           striker=1 - striker, cue_in_hand=False, free_ball=False, pending=None,
                           miss=MissState(), replaced=False, shots=st.shots + 1,
-                          last_colour_scored=None)
+                          last_colour_scored=None, last_respots=tuple(r.ball for r in respots))
         nxt, end_notes = self._check_end(nxt, st, foul=False, scored=pts > 0)
         notes.extend(end_notes)
         dec = self._decision(st, shot, nxt, (), 0, {st.players[striker]: pts}, False, (),
@@ -718,7 +758,8 @@ class SnookerRules:
         nxt = replace(st, scores=tuple(scores), break_points=0, phase=phase, seq_colour=seq,
                       last_red_colour=False, on_table=on_after, positions=positions,
                       striker=opp, cue_in_hand=cue_gone, free_ball=False, pending=None,
-                      miss=miss_state, replaced=False, shots=st.shots + 1, last_colour_scored=None)
+                      miss=miss_state, replaced=False, shots=st.shots + 1, last_colour_scored=None,
+                      last_respots=tuple(r.ball for r in respots))
         # free ball for the incoming player (C23)
         fb_award, effective = False, ()
         if phase not in (Phase.OVER,):

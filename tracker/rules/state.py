@@ -109,6 +109,8 @@ class FrameState:
             that has to be re-spotted (C06 deducts it if the next stroke is played first).
         flags: notes raised about the state (for the operator).
         options: rule options in force (see ``tracker.rules.options``).
+        frame: frame number in the match.
+        last_respots: balls the referee placed after the last stroke (checked at the next, C36).
     """
 
     ruleset: str
@@ -134,6 +136,7 @@ class FrameState:
     last_colour_scored: tuple[str, int, int] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     frame: int = 1
+    last_respots: tuple[str, ...] = ()
 
     @property
     def opponent(self) -> int:
