@@ -7,7 +7,7 @@ python3 -m venv .venv
 .venv/bin/python -m pip install -q -e '.[test]'
 .venv/bin/ruff check .
 set +e
-.venv/bin/python -m pytest -q "$@"
+.venv/bin/python -m pytest "$@"
 rc=$?
 set -e
 # pytest exits 5 when it collected no test: that is a failure of the suite here, not a pass.
