@@ -1,0 +1,302 @@
+"""Render the table as a camera sees it (numpy + OpenCV).
+
+The static part (cloth with texture and markings, cushions, rails, pockets, uneven light,
+vignetting) is ray-cast once per camera: every pixel's ray is cut with the cloth plane
+(z = 0) and with the cushion-top plane (z = 37 mm), and a top-down texture is sampled with
+``cv2.remap``. Per frame only the balls are ray-traced, each in its own small image box:
+lit spheres (two lamps, diffuse + specular highlight) whose centres sit at z = R, with contact
+shadows on the cloth, motion blur for moving balls, occluders (player, arm, cue, hands),
+sensor noise. Video compression happens in the writer.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.table import TableGeometry
+
+#: Ball colours, linear-ish RGB 0..1 (chosen against broadcast stills).
+BALL_RGB: dict[str, tuple[float, float, float]] = {
+    "white": (0.93, 0.92, 0.86), "red": (0.72, 0.05, 0.05), "yellow": (0.95, 0.80, 0.10),
+    "green": (0.05, 0.45, 0.20), "brown": (0.42, 0.22, 0.10), "blue": (0.05, 0.22, 0.70),
+    "pink": (0.95, 0.48, 0.58), "black": (0.04, 0.04, 0.05),
+}
+CLOTH_RGB = (0.10, 0.42, 0.16)
+RAIL_RGB = (0.30, 0.16, 0.07)
+CUSHION_TOP_MM = 37.0
+TEXTURE_MM_PER_PX = 2.0
+RAIL_WIDTH_MM = 180.0
+
+
+def ball_colour(ball: str) -> tuple[float, float, float]:
+    """RGB of a ball id (``red_07`` -> red)."""
+    return BALL_RGB["red" if ball.startswith("red") else ball]
+
+
+@dataclass
+class RenderStyle:
+    """Appearance knobs.
+
+    Attributes:
+        noise_sigma: sensor noise, 8-bit levels.
+        light_unevenness: 0..1, how much darker the cloth is away from the lamps.
+        vignetting: 0..1 darkening at the image corners.
+        exposure_s: shutter time for motion blur, s.
+        seed: random seed of the texture and noise.
+    """
+
+    noise_sigma: float = 2.5
+    light_unevenness: float = 0.25
+    vignetting: float = 0.25
+    exposure_s: float = 0.012
+    seed: int = 0
+
+
+@dataclass
+class Occluder:
+    """A polygon in world mm (N, 3) filled with a colour (BGR 0..255), drawn over the table."""
+
+    points: np.ndarray
+    bgr: tuple[int, int, int]
+
+
+class Renderer:
+    """Renders frames of one camera over one table."""
+
+    def __init__(self, camera: CameraModel, table: TableGeometry, style: RenderStyle | None = None):
+        self.camera = camera
+        self.table = table
+        self.style = style or RenderStyle()
+        self.rng = np.random.default_rng(self.style.seed)
+        w, h = camera.image_size
+        self.size = (w, h)
+        ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+        px = np.stack([xs.ravel() + 0.5, ys.ravel() + 0.5], axis=1) - 0.5
+        rays = camera.pixel_rays(px).astype(np.float32)
+        self.rays = rays.reshape(h, w, 3)
+        c = camera.centre
+        self.cam_centre = c.astype(np.float32)
+        s0 = (0.0 - c[2]) / rays[:, 2]
+        self.plane_xy = (c[:2] + rays[:, :2] * s0[:, None]).reshape(h, w, 2).astype(np.float32)
+        self.lamps = np.array([[table.width / 2, table.length * 0.3, 1100.0],
+                               [table.width / 2, table.length * 0.7, 1100.0]], np.float32)
+        self.gain = self._gain_map()
+        self.background = self._background()
+        self._noise = [self.rng.normal(0, self.style.noise_sigma, (h, w, 3)).astype(np.int16)
+                       for _ in range(4)]
+
+    # ------------------------------------------------------------------ static part
+    def _gain_map(self) -> np.ndarray:
+        """Per-pixel light gain: lamp fall-off on the table times lens vignetting (h, w)."""
+        w, h = self.size
+        xy = self.plane_xy
+        g = np.zeros((h, w), np.float32)
+        for lamp in self.lamps:
+            d2 = (xy[..., 0] - lamp[0]) ** 2 + (xy[..., 1] - lamp[1]) ** 2
+            g += np.exp(-d2 / (2 * 1400.0 ** 2))
+        g = g / g.max()
+        g = 1.0 - self.style.light_unevenness * (1.0 - g)
+        yy, xx = np.mgrid[0:h, 0:w]
+        r = np.hypot((xx - w / 2) / (w / 2), (yy - h / 2) / (h / 2)) / math.sqrt(2)
+        vig = 1.0 - self.style.vignetting * r ** 2
+        return (g * vig).astype(np.float32)
+
+    def _texture(self) -> tuple[np.ndarray, float, float]:
+        """Top-down texture of the table (BGR float), its origin in mm (x0, y0)."""
+        t = self.table
+        k = TEXTURE_MM_PER_PX
+        x0, y0 = -RAIL_WIDTH_MM, -RAIL_WIDTH_MM
+        W = int((t.width + 2 * RAIL_WIDTH_MM) / k)
+        H = int((t.length + 2 * RAIL_WIDTH_MM) / k)
+        tex = np.empty((H, W, 3), np.float32)
+        tex[:] = RAIL_RGB[::-1]
+        # wood grain
+        grain = cv2.GaussianBlur(self.rng.normal(0, 0.03, (H, 1)).astype(np.float32), (1, 9), 0)
+        tex *= 1.0 + grain.reshape(H, 1, 1)
+
+        def to_px(x: float, y: float) -> tuple[int, int]:
+            return int(round((x - x0) / k)), int(round((y - y0) / k))
+
+        # cushion rubber (slightly darker cloth) and the bed
+        cush = np.array(CLOTH_RGB[::-1]) * 0.8
+        d = t.cushion_depth
+        cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), -1)
+        cv2.rectangle(tex, to_px(0, 0), to_px(t.width, t.length), CLOTH_RGB[::-1], -1)
+        # cloth nap texture
+        noise = self.rng.normal(0, 1, (H // 2, W // 2)).astype(np.float32)
+        noise = cv2.resize(cv2.GaussianBlur(noise, (0, 0), 1.5), (W, H))
+        tex *= (1.0 + 0.035 * noise)[..., None]
+        # markings: baulk line and D (thin, lighter)
+        line = (np.array(CLOTH_RGB[::-1]) * 1.9).tolist()
+        cv2.line(tex, to_px(0, t.baulk_line), to_px(t.width, t.baulk_line), line, 1, cv2.LINE_AA)
+        cx, cy = to_px(t.centre_x, t.baulk_line)
+        r = int(round(t.d_radius / k))
+        cv2.ellipse(tex, (cx, cy), (r, r), 0, 180, 360, line, 1, cv2.LINE_AA)
+        for sx, sy in t.spots.values():
+            cv2.circle(tex, to_px(sx, sy), 2, line, -1, cv2.LINE_AA)
+        # pockets: black holes behind the mouths
+        for p in t.pockets.values():
+            fx, fy = p.fall
+            rr = int(round(p.mouth_width * 0.62 / k))
+            cv2.circle(tex, to_px(fx, fy), rr, (0.02, 0.02, 0.02), -1, cv2.LINE_AA)
+        # diamonds on the rails
+        for i in range(1, 8):
+            yy = t.length * i / 8
+            for xx in (-RAIL_WIDTH_MM * 0.55, t.width + RAIL_WIDTH_MM * 0.55):
+                cv2.circle(tex, to_px(xx, yy), 5, (0.75, 0.85, 0.9), -1, cv2.LINE_AA)
+        return tex, x0, y0
+
+    def _background(self) -> np.ndarray:
+        """The empty table as this camera sees it, BGR uint8 (h, w, 3)."""
+        tex, x0, y0 = self._texture()
+        k = TEXTURE_MM_PER_PX
+        c = self.camera.centre
+        rays = self.rays
+        s_top = (CUSHION_TOP_MM - c[2]) / rays[..., 2]
+        top_xy = c[:2] + rays[..., :2] * s_top[..., None]
+        t = self.table
+        on_rail_top = ((top_xy[..., 0] < 0) | (top_xy[..., 0] > t.width)
+                       | (top_xy[..., 1] < 0) | (top_xy[..., 1] > t.length))
+        xy = np.where(on_rail_top[..., None], top_xy, self.plane_xy)
+        # pockets are holes: look through them to the cloth-level texture
+        map_x = ((xy[..., 0] - x0) / k).astype(np.float32)
+        map_y = ((xy[..., 1] - y0) / k).astype(np.float32)
+        img = cv2.remap(tex, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                        borderValue=(0.08, 0.08, 0.09))
+        img *= self.gain[..., None]
+        return np.clip(img * 255.0, 0, 255).astype(np.uint8)
+
+    # ------------------------------------------------------------------ balls
+    def ball_box(self, centre: np.ndarray) -> tuple[int, int, int, int] | None:
+        """Pixel box (x0, y0, x1, y1) containing the image of a ball centred at ``centre``."""
+        r = self.table.ball_radius
+        off = np.array([[dx, dy, dz] for dx in (-r, r) for dy in (-r, r) for dz in (-r, r)])
+        pts = self.camera.project(centre[None, :] + off)
+        x0, y0 = np.floor(pts.min(0)).astype(int) - 2
+        x1, y1 = np.ceil(pts.max(0)).astype(int) + 3
+        w, h = self.size
+        x0, y0, x1, y1 = max(x0, 0), max(y0, 0), min(x1, w), min(y1, h)
+        if x1 <= x0 or y1 <= y0:
+            return None
+        return x0, y0, x1, y1
+
+    def _shade(self, ball: str, centre: np.ndarray, box: tuple[int, int, int, int]
+               ) -> tuple[np.ndarray, np.ndarray]:
+        """Colour (BGR 0..1) and coverage alpha of one sphere in its box."""
+        x0, y0, x1, y1 = box
+        d = self.rays[y0:y1, x0:x1]
+        oc = self.cam_centre - centre.astype(np.float32)
+        r = self.table.ball_radius
+        b = (d * oc).sum(-1)
+        cc = (oc * oc).sum() - r * r
+        disc = b * b - cc
+        # distance of the ray from the centre, for an anti-aliased edge
+        perp = np.sqrt(np.maximum((oc * oc).sum() - b * b, 0))
+        px_mm = np.linalg.norm(oc) / self.camera.K[0, 0]
+        alpha = np.clip((r - perp) / px_mm + 0.5, 0, 1).astype(np.float32)
+        tt = -b - np.sqrt(np.maximum(disc, 0))
+        p = self.cam_centre + d * tt[..., None]
+        n = (p - centre) / r
+        base = np.array(ball_colour(ball)[::-1], np.float32)
+        lit = np.full(n.shape[:2], 0.28, np.float32)
+        spec = np.zeros(n.shape[:2], np.float32)
+        view = -d
+        for lamp in self.lamps:
+            ldir = lamp - p
+            ldir /= np.linalg.norm(ldir, axis=-1, keepdims=True)
+            lit += 0.55 * np.clip((n * ldir).sum(-1), 0, 1)
+            hv = ldir + view
+            hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
+            spec += np.clip((n * hv).sum(-1), 0, 1) ** 60
+        col = base[None, None, :] * lit[..., None] + 0.9 * spec[..., None]
+        return col, alpha
+
+    def _shadow(self, img: np.ndarray, centre: np.ndarray) -> None:
+        """Darken the cloth under and around a ball (contact shadow)."""
+        r = self.table.ball_radius
+        pts = self.camera.project(np.array([[centre[0] + dx, centre[1] + dy, 0.0]
+                                            for dx in (-2.2 * r, 2.2 * r) for dy in (-2.2 * r, 2.2 * r)]))
+        w, h = self.size
+        x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int), 0)
+        x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 1, (w, h))
+        if x1 <= x0 or y1 <= y0:
+            return
+        xy = self.plane_xy[y0:y1, x0:x1]
+        d2 = ((xy[..., 0] - centre[0]) ** 2 + (xy[..., 1] - centre[1]) ** 2) / (r * r)
+        f = 1.0 - 0.55 * np.exp(-d2 * 1.3)
+        img[y0:y1, x0:x1] = (img[y0:y1, x0:x1] * f[..., None]).astype(np.uint8)
+
+    def render(
+        self,
+        balls: Mapping[str, tuple[float, float]],
+        velocities: Mapping[str, tuple[float, float]] | None = None,
+        occluders: list[Occluder] | None = None,
+        noise_index: int = 0,
+        heights: Mapping[str, float] | None = None,
+    ) -> np.ndarray:
+        """One frame, BGR uint8 (h, w, 3).
+
+        Args:
+            balls: ball id -> (x, y) mm of the balls on the table (centres at z = R).
+            velocities: ball id -> (vx, vy) mm/s, for motion blur.
+            occluders: polygons drawn over the table (player, cue, hands).
+            noise_index: which precomputed noise pattern to add.
+            heights: ball id -> z of the centre in mm (a ball lifted by hand); default R.
+        """
+        img = self.background.copy()
+        r = self.table.ball_radius
+        vel = velocities or {}
+        hts = heights or {}
+        centres = {b: np.array([x, y, hts.get(b, r)], np.float64) for b, (x, y) in balls.items()}
+        for c in centres.values():
+            if c[2] <= r + 1:
+                self._shadow(img, c)
+        order = sorted(centres, key=lambda b: -float(self.camera.depth(centres[b][None])[0]))
+        for b in order:
+            c = centres[b]
+            v = np.array(vel.get(b, (0.0, 0.0)))
+            speed = float(np.hypot(*v))
+            blur_mm = speed * self.style.exposure_s
+            n_sub = 1 if blur_mm < 2.0 else min(8, int(blur_mm / 4.0) + 2)
+            subs = [c + np.array([*(v * self.style.exposure_s * (k / max(n_sub - 1, 1) - 0.5)), 0.0])
+                    for k in range(n_sub)] if n_sub > 1 else [c]
+            boxes = [self.ball_box(s) for s in subs]
+            boxes = [bx for bx in boxes if bx is not None]
+            if not boxes:
+                continue
+            bx = (min(q[0] for q in boxes), min(q[1] for q in boxes),
+                  max(q[2] for q in boxes), max(q[3] for q in boxes))
+            acc_c = np.zeros((bx[3] - bx[1], bx[2] - bx[0], 3), np.float32)
+            acc_a = np.zeros((bx[3] - bx[1], bx[2] - bx[0]), np.float32)
+            for s in subs:
+                col, a = self._shade(b, s, bx)
+                acc_c += col * a[..., None]
+                acc_a += a
+            acc_c /= len(subs)
+            acc_a /= len(subs)
+            g = self.gain[bx[1]:bx[3], bx[0]:bx[2], None] ** 0.5
+            region = img[bx[1]:bx[3], bx[0]:bx[2]].astype(np.float32)
+            out = region * (1 - acc_a[..., None]) + np.clip(acc_c * g * 255.0, 0, 255)
+            img[bx[1]:bx[3], bx[0]:bx[2]] = np.clip(out, 0, 255).astype(np.uint8)
+        for occ in occluders or []:
+            pts = self.camera.project(occ.points)
+            cv2.fillPoly(img, [np.round(pts).astype(np.int32)], occ.bgr, cv2.LINE_AA)
+        if self.style.noise_sigma > 0:
+            noise = self._noise[noise_index % len(self._noise)]
+            img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        return img
+
+    def occluder_mask(self, occluders: list[Occluder]) -> np.ndarray:
+        """Boolean mask (h, w) of the pixels the occluders cover."""
+        w, h = self.size
+        mask = np.zeros((h, w), np.uint8)
+        for occ in occluders:
+            pts = self.camera.project(occ.points)
+            cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
+        return mask.astype(bool)
