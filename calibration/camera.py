@@ -84,10 +84,11 @@ class CameraModel:
     @classmethod
     def broadcast(cls, length: float, width: float, image_size: tuple[int, int] = (1920, 1080),
                   dist: tuple[float, ...] = (-0.02, 0, 0, 0, 0)) -> CameraModel:
-        """The broadcast main camera: elevated behind the baulk cushion, looking up the table."""
-        eye = (width / 2.0, -2300.0, 2200.0)
-        target = (width / 2.0, length * 0.52, 0.0)
-        return cls.look_at(eye, target, (0.0, 0.0, 1.0), image_size, 44.0, dist)
+        """The TV main camera: elevated behind the top (black-spot) cushion, looking down the
+        table toward baulk (the D at the far end, as in broadcast footage)."""
+        eye = (width / 2.0, length + 3300.0, 3000.0)
+        target = (width / 2.0, length * 0.62, 0.0)
+        return cls.look_at(eye, target, (0.0, 0.0, 1.0), image_size, 38.0, dist)
 
     # ------------------------------------------------------------------ geometry
     @property

@@ -74,6 +74,46 @@ def scoreboard(match: Match) -> dict[str, object]:
     }
 
 
+def cmd_synth(args: argparse.Namespace) -> int:
+    """Make a synthetic clip with exact ground truth."""
+    try:
+        from calibration.camera import CameraModel
+        from calibration.table import STANDARD_TABLE
+        from tracker.synth.physics import PhysicsUnavailable
+        from tracker.synth.render import RenderStyle
+        from tracker.synth.scenarios import SCENARIOS, ScenarioFailed, build
+        from tracker.synth.video import write_clip
+    except ImportError as exc:
+        print(f"snooker-tracker synth: missing dependency ({exc.name}); install the synth extra: "
+              "pip install -e '.[synth]' && pip install --no-deps pooltool-billiards==0.6.0",
+              file=sys.stderr)
+        return 2
+    if args.scenario not in SCENARIOS:
+        print(f"snooker-tracker synth: unknown scenario {args.scenario!r}; choose one of: "
+              + ", ".join(SCENARIOS), file=sys.stderr)
+        return 2
+    try:
+        w_px, h_px = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"snooker-tracker synth: --size must look like 1920x1080, got {args.size!r}",
+              file=sys.stderr)
+        return 2
+    t = STANDARD_TABLE
+    camera = (CameraModel.overhead(t.length, t.width, (w_px, h_px)) if args.camera == "overhead"
+              else CameraModel.broadcast(t.length, t.width, (w_px, h_px)))
+    max_s = args.frames / args.fps if args.frames else None
+    try:
+        world = build(args.scenario, seed=args.seed, fps=args.fps, max_seconds=max_s)
+    except (PhysicsUnavailable, ScenarioFailed) as exc:
+        print(f"snooker-tracker synth: {exc}", file=sys.stderr)
+        return 2
+    name = args.name or f"{args.scenario}_{args.camera}_s{args.seed}"
+    summary = write_clip(world, camera, args.out, name, RenderStyle(seed=args.seed),
+                         progress=not args.quiet, description=SCENARIOS[args.scenario][0])
+    print(json.dumps(summary))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -83,6 +123,19 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("log", nargs="?", help="match log (JSONL); default: the bundled example frame")
     r.add_argument("--explain", action="store_true", help="print each call as a referee says it")
     r.set_defaults(func=cmd_referee)
+    s = sub.add_parser("synth", help="make a synthetic clip with exact ground truth (needs [synth])")
+    s.add_argument("--scenario", default="frame", help="scenario name (default: a bot frame)")
+    s.add_argument("--frames", type=int, default=0,
+                   help="approximate length of a bot frame in video frames (the bot starts no "
+                        "stroke after it)")
+    s.add_argument("--camera", choices=("overhead", "broadcast"), default="overhead")
+    s.add_argument("--seed", type=int, default=0)
+    s.add_argument("--fps", type=float, default=25.0)
+    s.add_argument("--size", default="1920x1080", help="image size WxH")
+    s.add_argument("--out", default="out/synth", help="output folder")
+    s.add_argument("--name", help="clip name (default: scenario_camera_sSEED)")
+    s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.set_defaults(func=cmd_synth)
     return p
 
 

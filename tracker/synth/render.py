@@ -27,8 +27,9 @@ BALL_RGB: dict[str, tuple[float, float, float]] = {
     "green": (0.05, 0.45, 0.20), "brown": (0.42, 0.22, 0.10), "blue": (0.05, 0.22, 0.70),
     "pink": (0.95, 0.48, 0.58), "black": (0.04, 0.04, 0.05),
 }
-CLOTH_RGB = (0.10, 0.42, 0.16)
-RAIL_RGB = (0.30, 0.16, 0.07)
+CLOTH_RGB = (0.10, 0.58, 0.10)
+RAIL_RGB = (0.09, 0.07, 0.08)
+FITTING_RGB = (0.85, 0.78, 0.62)
 CUSHION_TOP_MM = 37.0
 TEXTURE_MM_PER_PX = 2.0
 RAIL_WIDTH_MM = 180.0
@@ -140,7 +141,13 @@ class Renderer:
         cv2.ellipse(tex, (cx, cy), (r, r), 0, 180, 360, line, 1, cv2.LINE_AA)
         for sx, sy in t.spots.values():
             cv2.circle(tex, to_px(sx, sy), 2, line, -1, cv2.LINE_AA)
-        # pockets: black holes behind the mouths
+        # pocket fittings (leather / brass) on the rail, then the holes behind the mouths
+        for p in t.pockets.values():
+            fx, fy = p.fall
+            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
+        cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), 2)
+        inner = [(0, 0), (t.width, t.length)]
+        cv2.rectangle(tex, to_px(*inner[0]), to_px(*inner[1]), CLOTH_RGB[::-1], 1)
         for p in t.pockets.values():
             fx, fy = p.fall
             rr = int(round(p.mouth_width * 0.62 / k))
