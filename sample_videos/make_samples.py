@@ -16,7 +16,7 @@ from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
 from tracker.synth.physics import Physics
 from tracker.synth.render import RenderStyle
-from tracker.synth.scenarios import SCENARIOS, build
+from tracker.synth.scenarios import build
 from tracker.synth.video import write_clip
 
 HERE = Path(__file__).parent

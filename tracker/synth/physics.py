@@ -113,10 +113,11 @@ class Physics:
         self._attrs = attrs
 
     def simulate(self, positions: Mapping[str, tuple[float, float]], stroke: Stroke,
-                 fps: float = 25.0) -> StrokeResult:
+                 fps: float = 25.0, times: np.ndarray | None = None) -> StrokeResult:
         """Simulate one stroke from ``positions`` (mm, every ball on the table incl. the white).
 
-        Returns trajectories sampled at ``fps`` and the exact event times.
+        Returns trajectories sampled at ``fps`` (or at the given ``times``, s from the strike)
+        and the exact event times.
         """
         pt = self.pt
         balls = {
@@ -129,8 +130,10 @@ class Physics:
         pt.simulate(system, inplace=True)
         events = self._events(system)
         duration = float(system.t)
-        n = int(math.ceil(duration * fps)) + 1
-        times = np.arange(n) / fps
+        if times is None:
+            n = int(math.ceil(duration * fps)) + 1
+            times = np.arange(n) / fps
+        times = np.asarray(times, float)
         xy: dict[str, np.ndarray] = {}
         moving: dict[str, np.ndarray] = {}
         pocketed: dict[str, tuple[str, float]] = {}
@@ -145,7 +148,7 @@ class Physics:
             ss = np.array([s.s for s in hist.states])
             xy[bid], moving[bid] = _sample(ts, rs, vs, ss, times, self.params, ball)
             if bid in pocketed:
-                xy[bid][times >= pocketed[bid][1]] = np.nan
+                xy[bid][times > pocketed[bid][1]] = np.nan
         final = {b: (float(v[-1, 0]), float(v[-1, 1])) for b, v in xy.items()
                  if b not in pocketed}
         return StrokeResult(times, xy, moving, pocketed, events, duration, final)

@@ -234,8 +234,9 @@ def respot_occupied(world: World) -> None:
     """A red, then the black whose spot is covered by a red: the black goes to the pink spot
     (the highest free spot)."""
     search(world, aim_pot(world, "red_01", "top_left"), fair_pot("red_01"), label="red")
-    search(world, aim_pot_any(world, "black"), fair_pot("black"), nomination="black", tries=300,
-           label="black re-spotted on an occupied spot")
+    search(world, aim_pot_any(world, "black"),
+           lambda d: fair_pot("black")(d) and any(r.how == "highest_spot" for r in d.respots),
+           nomination="black", tries=300, label="black re-spotted on an occupied spot")
 
 
 def respot_layout() -> dict:

@@ -1,0 +1,176 @@
+"""The synthetic world: ground truth consistent with itself and with the pictures.
+
+Tests marked ``physics`` need pooltool (the ``[synth]`` extra; ``scripts/test.sh`` installs
+it). The sample-clip tests read the committed clips in ``sample_videos/``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import math
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from calibration.camera import CameraModel
+from calibration.table import STANDARD_TABLE as T
+from tracker.records.parse import read_log
+from tracker.rules.match import Match
+from tracker.synth.render import Renderer, RenderStyle
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
+CLIPS = sorted(p.name.removesuffix(".gt.json.gz") for p in SAMPLES.glob("*.gt.json.gz"))
+
+
+def truth(name: str) -> dict:
+    with gzip.open(SAMPLES / f"{name}.gt.json.gz", "rt") as fh:
+        return json.load(fh)
+
+
+def test_there_are_sample_clips_with_truth_logs_and_video():
+    assert len(CLIPS) >= 3
+    for name in CLIPS:
+        assert (SAMPLES / f"{name}.mp4").stat().st_size > 10_000
+        assert (SAMPLES / f"{name}.log.jsonl").exists()
+    total = sum(p.stat().st_size for p in SAMPLES.iterdir())
+    assert total < 30 * 1024 * 1024
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_no_two_balls_overlap_on_the_table(name):
+    gt = truth(name)
+    two_r = T.ball_diameter
+    worst = math.inf
+    for fr in gt["frames"]:
+        on = [(b, v["xy"]) for b, v in fr["balls"].items() if abs(v["z"] - T.ball_radius) < 0.5]
+        xy = np.array([p for _, p in on])
+        if len(xy) < 2:
+            continue
+        d = np.hypot(*(xy[:, None, :] - xy[None, :, :]).transpose(2, 0, 1))
+        d[np.diag_indices(len(xy))] = np.inf
+        worst = min(worst, float(d.min()))
+    assert worst > two_r - 0.5, f"balls overlap: closest centres {worst:.2f} mm"
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_potted_balls_vanish_at_a_pocket(name):
+    gt = truth(name)
+    frames = gt["frames"]
+    for shot in gt["shots"]:
+        for e in shot["events"]:
+            if e["type"] != "pot":
+                continue
+            k = int(e["t"] * gt["summary"]["fps"])
+            seen = [fr["balls"][e["ball"]]["xy"] for fr in frames[max(0, k - 3):k + 1]
+                    if e["ball"] in fr["balls"]]
+            assert seen, f"{e['ball']} not seen before its pot"
+            pocket = T.pockets[e["pocket"]]
+            assert math.dist(seen[-1], pocket.mouth_centre) < 250.0
+            later = frames[min(len(frames) - 1, k + 2)]["balls"]
+            respotted = any(r["ball"] == e["ball"] for r in shot["decision"]["respots"])
+            assert e["ball"] not in later or respotted or e["ball"] == "white"
+
+
+@pytest.mark.parametrize("name", CLIPS)
+def test_replaying_the_truth_log_gives_the_clip_score(name):
+    gt = truth(name)
+    m = Match()
+    for _, rec in read_log(SAMPLES / f"{name}.log.jsonl"):
+        m.feed(rec)
+    assert dict(zip(m.state.players, m.state.scores, strict=True)) == gt["summary"]["final_score"]
+
+
+@pytest.mark.parametrize("camera", ["overhead", "broadcast"])
+def test_rendered_centre_of_a_lone_ball_matches_its_truth_pixel(camera):
+    cam = (CameraModel.overhead(T.length, T.width) if camera == "overhead"
+           else CameraModel.broadcast(T.length, T.width))
+    r = Renderer(cam, T, RenderStyle(noise_sigma=0))
+    bg = r.render({}).astype(np.float32)
+    for xy in [(889.0, 1784.0), (300.0, 2500.0), (1500.0, 600.0), (1200.0, 3100.0)]:
+        img = r.render({"white": xy}).astype(np.float32)
+        ys, xs = np.nonzero(img[..., 2] - bg[..., 2] > 15)
+        px = cam.project(np.array([[xy[0], xy[1], T.ball_radius]]))[0]
+        err = math.hypot(xs.mean() - px[0], ys.mean() - px[1])
+        assert err < 0.5, f"{camera} {xy}: {err:.2f} px"
+
+
+def test_camera_parallax_mapping_round_trips():
+    cam = CameraModel.overhead(T.length, T.width)
+    pts = np.array([[100.0, 200.0, T.ball_radius], [1700.0, 3400.0, T.ball_radius]])
+    back = cam.ball_centre_to_table(cam.project(pts), T.ball_radius)
+    assert np.allclose(back, pts[:, :2], atol=0.01)
+    flat = cam.image_to_plane(cam.project(pts), 0.0)
+    assert np.linalg.norm(flat - pts[:, :2], axis=1).max() > 5.0  # the plane homography is off
+
+
+# ---------------------------------------------------------------------- physics
+pooltool = pytest.importorskip("pooltool", reason="the [synth] extra is not installed")
+
+
+@pytest.fixture(scope="module")
+def physics(tmp_path_factory):
+    import os
+
+    os.environ.setdefault("POOLTOOL_HOME", str(tmp_path_factory.mktemp("pooltool")))
+    from tracker.synth.physics import Physics
+
+    return Physics()
+
+
+def test_events_agree_with_the_trajectories(physics):
+    from tracker.rules.snooker import SnookerRules
+    from tracker.synth.physics import Stroke
+
+    pos = SnookerRules().setup_positions()
+    pos["white"] = (T.centre_x + 150.0, 700.0)
+    stroke = Stroke(4.0, 79.5, a=0.2)
+    res = physics.simulate(pos, stroke)
+    contacts = [e for e in res.events if e.type == "contact"]
+    cushions = [e for e in res.events if e.type == "cushion"]
+    assert contacts and cushions
+    times = np.array([e.t for e in contacts + cushions])
+    exact = physics.simulate(pos, stroke, times=times)
+    for k, e in enumerate(contacts):
+        a, b = exact.xy[e.balls[0]][k], exact.xy[e.balls[1]][k]
+        assert abs(math.dist(a, b) - T.ball_diameter) < 0.5, e
+    faces = 0
+    for k, e in enumerate(cushions, start=len(contacts)):
+        x, y = exact.xy[e.ball][k]
+        d = min(x, T.width - x, y, T.length - y)
+        if d < 3 * T.ball_radius:  # a face, not a jaw
+            assert abs(d - T.ball_radius) < 1.0, (e, d)
+            faces += 1
+    assert faces
+
+
+def test_same_seed_same_output(physics):
+    from tracker.synth.scenarios import build
+
+    a = build("wrong_ball_first", seed=3, physics=physics)
+    b = build("wrong_ball_first", seed=3, physics=physics)
+    assert a.log_lines() == b.log_lines()
+    assert len(a.frames) == len(b.frames)
+    assert all(fa.balls == fb.balls for fa, fb in zip(a.frames, b.frames, strict=True))
+
+
+def test_every_scripted_scenario_shows_its_category(physics):
+    from tracker.synth.scenarios import SCENARIOS, build
+
+    expect = {
+        "in_off": lambda o: any(f["code"] == "cue_ball_potted" for d in o for f in d["fouls"]),
+        "several_reds": lambda o: any(sum(b.startswith("red") for b in d["potted"]) >= 2 for d in o),
+        "free_ball": lambda o: any(d["free_ball"] for d in o),
+        "foul_and_miss": lambda o: any(d["miss"] for d in o),
+        "no_contact": lambda o: any(f["code"] == "no_contact" for d in o for f in d["fouls"]),
+        "respot_occupied": lambda o: any(r["how"] == "highest_spot" for d in o for r in d["respots"]),
+    }
+    for name in SCENARIOS:
+        if name == "frame":
+            continue
+        w = build(name, physics=physics)
+        outs = [o for o in w.outputs if "shot" in o]
+        assert outs, name
+        if name in expect:
+            assert expect[name](outs), name
