@@ -145,9 +145,6 @@ class Renderer:
         for p in t.pockets.values():
             fx, fy = p.fall
             cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
-        cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), 2)
-        inner = [(0, 0), (t.width, t.length)]
-        cv2.rectangle(tex, to_px(*inner[0]), to_px(*inner[1]), CLOTH_RGB[::-1], 1)
         for p in t.pockets.values():
             fx, fy = p.fall
             rr = int(round(p.mouth_width * 0.62 / k))
