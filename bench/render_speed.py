@@ -50,14 +50,15 @@ def main() -> None:
         t0 = time.perf_counter()
         r = Renderer(cam, T, RenderStyle())
         setup = time.perf_counter() - t0
-        render = median_fps(lambda i, f: r.render(f.balls, f.velocities, f.occluders, i, f.heights),
-                            frames)
+        render = median_fps(lambda i, f, r=r: r.render(f.balls, f.velocities, f.occluders, i,
+                                                          f.heights), frames)
         with tempfile.TemporaryDirectory() as tmp:
-            def full(i, f, w=None):
+            writer = VideoWriter(Path(tmp) / "b.mp4", cam.image_size, 25.0)
+
+            def full(i, f, r=r, writer=writer):
                 img = r.render(f.balls, f.velocities, f.occluders, i, f.heights)
                 writer.write(img)
                 frame_truth_dict(r, f, i)
-            writer = VideoWriter(Path(tmp) / "b.mp4", cam.image_size, 25.0)
             total = median_fps(full, frames, repeats=1)
             writer.close()
         rows.append((cam_name, setup, render, total))

@@ -108,7 +108,8 @@ def cmd_synth(args: argparse.Namespace) -> int:
         print(f"snooker-tracker synth: {exc}", file=sys.stderr)
         return 2
     name = args.name or f"{args.scenario}_{args.camera}_s{args.seed}"
-    summary = write_clip(world, camera, args.out, name, RenderStyle(seed=args.seed),
+    style = RenderStyle(seed=args.seed, chalk_marks=args.chalk_marks, projected_rings=args.rings)
+    summary = write_clip(world, camera, args.out, name, style,
                          progress=not args.quiet, description=SCENARIOS[args.scenario][0])
     print(json.dumps(summary))
     return 0
@@ -134,6 +135,8 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--size", default="1920x1080", help="image size WxH")
     s.add_argument("--out", default="out/synth", help="output folder")
     s.add_argument("--name", help="clip name (default: scenario_camera_sSEED)")
+    s.add_argument("--chalk-marks", type=int, default=0, help="chalk smudges on the cloth")
+    s.add_argument("--rings", type=int, default=0, help="projected rings on the cloth")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_synth)
     return p

@@ -50,6 +50,8 @@ class RenderStyle:
         vignetting: 0..1 darkening at the image corners.
         exposure_s: shutter time for motion blur, s.
         seed: random seed of the texture and noise.
+        chalk_marks: number of blue chalk smudges on the cloth (distractors).
+        projected_rings: number of bright projected rings on the cloth, as in the lab footage.
     """
 
     noise_sigma: float = 2.5
@@ -57,6 +59,8 @@ class RenderStyle:
     vignetting: float = 0.25
     exposure_s: float = 0.012
     seed: int = 0
+    chalk_marks: int = 0
+    projected_rings: int = 0
 
 
 @dataclass
@@ -133,6 +137,16 @@ class Renderer:
         noise = self.rng.normal(0, 1, (H // 2, W // 2)).astype(np.float32)
         noise = cv2.resize(cv2.GaussianBlur(noise, (0, 0), 1.5), (W, H))
         tex *= (1.0 + 0.035 * noise)[..., None]
+        # distractors: chalk smudges and projected rings
+        for _ in range(self.style.chalk_marks):
+            cx_, cy_ = self.rng.uniform(50, t.width - 50), self.rng.uniform(50, t.length - 50)
+            ax = int(self.rng.uniform(6, 14) / k)
+            cv2.ellipse(tex, to_px(cx_, cy_), (ax, max(1, ax // 2)), float(self.rng.uniform(0, 180)),
+                        0, 360, (0.55, 0.45, 0.25), -1, cv2.LINE_AA)
+        for _ in range(self.style.projected_rings):
+            cx_, cy_ = self.rng.uniform(150, t.width - 150), self.rng.uniform(150, t.length - 150)
+            cv2.circle(tex, to_px(cx_, cy_), int(self.rng.uniform(40, 120) / k), (0.9, 0.9, 0.9), 2,
+                       cv2.LINE_AA)
         # markings: baulk line and D (thin, lighter)
         line = (np.array(CLOTH_RGB[::-1]) * 1.9).tolist()
         cv2.line(tex, to_px(0, t.baulk_line), to_px(t.width, t.baulk_line), line, 1, cv2.LINE_AA)
