@@ -96,6 +96,9 @@ class TableGeometry:
     middle_mouth: float = 98.0
     cushion_depth: float = 50.0
     nose_radius: float = 8.0
+    #: Height of the cushion nose above the bed, mm (about 63.5 % of the ball diameter: the
+    #: nose meets the ball just above its centre). Calibration fits the cushion lines here.
+    cushion_height: float = 33.3
 
     # ------------------------------------------------------------------ constructors
     @classmethod
@@ -133,6 +136,7 @@ class TableGeometry:
             black_from_top=STANDARD_BLACK_FROM_TOP_MM * k_len,
             corner_mouth=86.0 * k_ball,
             middle_mouth=98.0 * k_ball,
+            cushion_height=33.3 * k_ball,
         )
 
     # ------------------------------------------------------------------ basic figures
@@ -296,6 +300,7 @@ class TableGeometry:
             "black_from_top": self.black_from_top,
             "corner_mouth": self.corner_mouth,
             "middle_mouth": self.middle_mouth,
+            "cushion_height": self.cushion_height,
         }
 
 

@@ -2,7 +2,7 @@
 
 The static part (cloth with texture and markings, cushions, rails, pockets, uneven light,
 vignetting) is ray-cast once per camera: every pixel's ray is cut with the cloth plane
-(z = 0) and with the cushion-top plane (z = 37 mm), and a top-down texture is sampled with
+(z = 0) and with the cushion-nose plane (z = 33.3 mm), and a top-down texture is sampled with
 ``cv2.remap``. Per frame only the balls are ray-traced, each in its own small image box:
 lit spheres (two lamps, diffuse + specular highlight) whose centres sit at z = R, with contact
 shadows on the cloth, motion blur for moving balls, occluders (player, arm, cue, hands),
@@ -30,7 +30,6 @@ BALL_RGB: dict[str, tuple[float, float, float]] = {
 CLOTH_RGB = (0.10, 0.58, 0.10)
 RAIL_RGB = (0.09, 0.07, 0.08)
 FITTING_RGB = (0.85, 0.78, 0.62)
-CUSHION_TOP_MM = 37.0
 TEXTURE_MM_PER_PX = 2.0
 RAIL_WIDTH_MM = 180.0
 
@@ -176,17 +175,29 @@ class Renderer:
         k = TEXTURE_MM_PER_PX
         c = self.camera.centre
         rays = self.rays
-        s_top = (CUSHION_TOP_MM - c[2]) / rays[..., 2]
+        s_top = (self.table.cushion_height - c[2]) / rays[..., 2]
         top_xy = c[:2] + rays[..., :2] * s_top[..., None]
         t = self.table
-        on_rail_top = ((top_xy[..., 0] < 0) | (top_xy[..., 0] > t.width)
-                       | (top_xy[..., 1] < 0) | (top_xy[..., 1] > t.length))
+
+        def outside(p: np.ndarray) -> np.ndarray:
+            return (p[..., 0] < 0) | (p[..., 0] > t.width) | (p[..., 1] < 0) | (p[..., 1] > t.length)
+
+        # the ray meets the cushion top (nose plane) outside the bed: rail or cushion top;
+        # it passes the nose inside the bed but would reach the cloth under the cushion: it
+        # sees the cushion's face, in shadow below the nose.
+        on_rail_top = outside(top_xy)
+        under_nose = ~on_rail_top & outside(self.plane_xy)
+        in_pocket = np.zeros_like(under_nose)
+        for p in t.pockets.values():
+            in_pocket |= np.hypot(top_xy[..., 0] - p.fall[0], top_xy[..., 1] - p.fall[1]) < p.mouth_width
+        under_nose &= ~in_pocket
         xy = np.where(on_rail_top[..., None], top_xy, self.plane_xy)
         # pockets are holes: look through them to the cloth-level texture
         map_x = ((xy[..., 0] - x0) / k).astype(np.float32)
         map_y = ((xy[..., 1] - y0) / k).astype(np.float32)
         img = cv2.remap(tex, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                         borderValue=(0.08, 0.08, 0.09))
+        img[under_nose] = np.array(CLOTH_RGB[::-1], np.float32) * 0.3
         img *= self.gain[..., None]
         return np.clip(img * 255.0, 0, 255).astype(np.uint8)
 

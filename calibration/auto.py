@@ -1,0 +1,215 @@
+"""Automatic and manual calibration from one image (see :mod:`calibration.finder`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+
+import cv2
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.finder import (
+    DEFAULT_HFOV_DEG,
+    Line,
+    TableNotFound,
+    baulk_evidence,
+    cloth_mask,
+    cushion_lines,
+    estimate_radial,
+    intersect,
+    outer_quad,
+    pose_from_homography,
+    undistort_px,
+)
+from calibration.profile import Calibration, CalibrationError
+from calibration.table import TableGeometry
+
+#: A calibration whose cushion points miss the model by more than this is refused, mm.
+MAX_FIT_ERROR_MM = 25.0
+
+
+def table_corners(table: TableGeometry) -> np.ndarray:
+    """Playing-area corners (4, 2) mm in the order (0,0), (W,0), (W,L), (0,L)."""
+    return np.array([[0, 0], [table.width, 0], [table.width, table.length], [0, table.length]],
+                    float)
+
+
+def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
+                    debug: bool = False) -> Calibration:
+    """Find the table in ``img`` (BGR) and return its calibration.
+
+    Args:
+        img: the frame, BGR uint8.
+        table: the table's size.
+        hfov_deg: the camera's horizontal field of view if known (used when the view is too
+            square-on for the focal length to be estimated).
+
+    Raises:
+        TableNotFound: with the step that failed and why.
+    """
+    if img is None or img.ndim != 3:
+        raise TableNotFound("the image could not be read as a colour picture")
+    h, w = img.shape[:2]
+    mask = cloth_mask(img)
+    quad = outer_quad(mask)
+    lines, edges = cushion_lines(img, quad, mask=mask)
+    kn = estimate_radial(edges, (w, h))
+    und_edges = [undistort_px(e, kn, (w, h)) for e in edges]
+    centre = undistort_px(quad.mean(0)[None], kn, (w, h))[0]
+    und_lines = [Line.fit(e, centre) for e in und_edges]
+    corners = np.array([intersect(und_lines[i - 1], und_lines[i]) for i in range(4)])
+    # the table's corners (0,0), (W,0), (W,L), (0,L) run counter-clockwise on screen
+    corners = corners[::-1].copy()
+    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    model = table_corners(table)
+    side = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
+    candidates = []
+    for rot in range(4):
+        img_pts = np.roll(corners, -rot, axis=0)
+        H = cv2.getPerspectiveTransform(model.astype(np.float32), img_pts.astype(np.float32))
+        K, R, t, focal_ok = pose_from_homography(H, (w, h), table.cushion_height,
+                                                 hfov_deg or DEFAULT_HFOV_DEG)
+        if hfov_deg is not None and not focal_ok:
+            pass
+        ratio = (K[0, 0] / w) ** 2
+        cam = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
+        if cam.centre[2] <= 0:
+            continue
+        ev = baulk_evidence(gray, cam, table)
+        short_first = (side[rot % 4] + side[(rot + 2) % 4]) < (side[(rot + 1) % 4] + side[(rot + 3) % 4])
+        candidates.append((ev, short_first, rot, cam, focal_ok))
+    if not candidates:
+        raise TableNotFound("no camera pose puts the camera above the table")
+    # a clearly oblong outline fixes which sides are the long cushions: keep the two
+    # candidates that agree, and let the markings choose the baulk end between them
+    long_sum = max(side[0] + side[2], side[1] + side[3])
+    short_sum = min(side[0] + side[2], side[1] + side[3])
+    if long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
+        candidates = [c for c in candidates if c[1]]
+    evs = np.array([c[0] for c in candidates])
+    if debug:
+        print("evidence", evs, [c[2] for c in candidates])
+    best = int(np.argmax(evs))
+    orientation = "markings"
+    second = np.sort(evs)[-2] if len(evs) > 1 else 0.0
+    if len(evs) < 2 or evs[best] < 1.25 * second:
+        # markings not visible: trust the aspect ratio, baulk end assumed
+        shorts = [c for c in candidates if c[1]]
+        chosen = shorts[0] if shorts else candidates[0]
+        orientation = "assumed"
+    else:
+        chosen = candidates[best]
+    _, _, rot, cam, focal_ok = chosen
+    notes = []
+    if orientation == "assumed":
+        notes.append("baulk line and D not found: which end is baulk was assumed; check the "
+                     "rectified picture")
+    if not focal_ok:
+        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
+                     " degrees field of view assumed (give --hfov if known)")
+    # fit error: cushion edge points against the cushion faces, on the nose plane
+    errs = []
+    for e in edges:
+        pts = cam.image_to_plane(e, table.cushion_height)
+        d = np.minimum.reduce([np.abs(pts[:, 0]), np.abs(pts[:, 0] - table.width),
+                               np.abs(pts[:, 1]), np.abs(pts[:, 1] - table.length)])
+        errs.extend(d.tolist())
+    errs_a = np.array(errs)
+    fit = {"median": round(float(np.median(errs_a)), 2), "max": round(float(errs_a.max()), 2),
+           "n": len(errs_a)}
+    if fit["median"] > MAX_FIT_ERROR_MM:
+        raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
+                            f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
+                            "--table-size or use --points")
+    return Calibration((w, h), table, cam, fit, "auto", orientation,
+                       "estimated" if focal_ok else "assumed", notes)
+
+
+# ---------------------------------------------------------------------- manual
+NAMED_POINTS_HELP = ("corner:baulk_left|baulk_right|top_left|top_right, "
+                     "pocket:<pocket name>, spot:<colour>, or explicit [x, y] mm")
+
+
+def named_point(table: TableGeometry, name: str) -> tuple[float, float, float]:
+    """Table position (x, y, z) mm of a named landmark.
+
+    Corners are the cushion-face corners at the nose height; pockets the mouth centres at
+    the nose height; spots on the bed.
+    """
+    kind, _, what = name.partition(":")
+    corners = {"baulk_left": (0.0, 0.0), "baulk_right": (table.width, 0.0),
+               "top_left": (0.0, table.length), "top_right": (table.width, table.length)}
+    if kind == "corner" and what in corners:
+        return (*corners[what], table.cushion_height)
+    if kind == "pocket" and what in table.pockets:
+        return (*table.pockets[what].mouth_centre, table.cushion_height)
+    if kind == "spot" and what in table.spots:
+        return (*table.spots[what], 0.0)
+    raise CalibrationError(f"unknown landmark {name!r}; use {NAMED_POINTS_HELP}")
+
+
+def calibrate_points(points: Mapping[str, tuple[float, float]] | list, table: TableGeometry,
+                     image_size: tuple[int, int], hfov_deg: float | None = None) -> Calibration:
+    """Calibration from at least four correspondences.
+
+    Args:
+        points: either {landmark name: [u, v] px} or a list of {"px": [u, v], "mm": [x, y]}
+            (optionally "z": mm) items.
+        table: the table.
+        image_size: (w, h).
+        hfov_deg: field of view if known (else estimated from the points when the view is
+            oblique, or 60 degrees assumed).
+
+    Raises:
+        CalibrationError: fewer than four points, degenerate points, or a fit error above
+            :data:`MAX_FIT_ERROR_MM`.
+    """
+    img_pts, world = [], []
+    items = points.items() if isinstance(points, Mapping) else [(None, p) for p in points]
+    for name, val in items:
+        if name is not None:
+            world.append(named_point(table, name))
+            img_pts.append(val)
+        else:
+            try:
+                world.append((*map(float, val["mm"]), float(val.get("z", 0.0))))
+                img_pts.append(val["px"])
+            except (KeyError, TypeError, ValueError):
+                raise CalibrationError(f"point {val!r} needs 'px': [u, v] and 'mm': [x, y]") from None
+    if len(img_pts) < 4:
+        raise CalibrationError(f"{len(img_pts)} points given; at least 4 are needed "
+                               f"({NAMED_POINTS_HELP})")
+    ip = np.asarray(img_pts, float)
+    wp = np.asarray(world, float)
+    w, h = image_size
+    # project every point to a common plane first (the mean height), then a homography
+    z0 = float(np.mean(wp[:, 2]))
+    H, _ = cv2.findHomography(wp[:, :2], ip, 0)
+    if H is None or abs(np.linalg.det(H)) < 1e-12:
+        raise CalibrationError("the points are degenerate (three on a line?)")
+    K, R, t, focal_ok = pose_from_homography(H, (w, h), z0, hfov_deg or DEFAULT_HFOV_DEG)
+    cam = CameraModel((w, h), K, np.zeros(5), R, t)
+    # refine the pose with every point at its own height (PnP)
+    ok, rvec, tvec = cv2.solvePnP(wp, ip, K, None, cv2.Rodrigues(R)[0], t.reshape(3, 1), True,
+                                  cv2.SOLVEPNP_ITERATIVE)
+    if ok:
+        cam = CameraModel((w, h), K, np.zeros(5), cv2.Rodrigues(rvec)[0], tvec.ravel())
+    back = np.array([cam.image_to_plane(ip[i:i + 1], wp[i, 2])[0] for i in range(len(ip))])
+    err = np.linalg.norm(back - wp[:, :2], axis=1)
+    fit = {"median": round(float(np.median(err)), 2), "max": round(float(err.max()), 2),
+           "n": len(err)}
+    if fit["max"] > MAX_FIT_ERROR_MM:
+        worst = int(np.argmax(err))
+        raise CalibrationError(f"the points do not fit one table plane: point {worst + 1} is "
+                               f"{err[worst]:.0f} mm off; check it (and --table-size)")
+    notes = [] if focal_ok else [f"focal length assumed ({hfov_deg or DEFAULT_HFOV_DEG:.0f} deg)"]
+    if len(ip) == 4:
+        notes.append("exactly 4 points: the fit error cannot show a wrong point")
+    return Calibration((w, h), table, cam, fit, "manual", "given",
+                       "estimated" if focal_ok else "assumed", notes)
+
+
+def fov_from_focal(f: float, width: int) -> float:
+    """Horizontal field of view (degrees) of focal length ``f`` px."""
+    return math.degrees(2 * math.atan(width / 2.0 / f))
