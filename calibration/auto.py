@@ -183,18 +183,36 @@ def calibrate_points(points: Mapping[str, tuple[float, float]] | list, table: Ta
     ip = np.asarray(img_pts, float)
     wp = np.asarray(world, float)
     w, h = image_size
-    # project every point to a common plane first (the mean height), then a homography
+    # a homography on the points' mean plane gives a first pose; then the focal length is
+    # searched (1-D) with a full PnP at each value, every point at its own height
     z0 = float(np.mean(wp[:, 2]))
     H, _ = cv2.findHomography(wp[:, :2], ip, 0)
     if H is None or abs(np.linalg.det(H)) < 1e-12:
         raise CalibrationError("the points are degenerate (three on a line?)")
     K, R, t, focal_ok = pose_from_homography(H, (w, h), z0, hfov_deg or DEFAULT_HFOV_DEG)
-    cam = CameraModel((w, h), K, np.zeros(5), R, t)
-    # refine the pose with every point at its own height (PnP)
-    ok, rvec, tvec = cv2.solvePnP(wp, ip, K, None, cv2.Rodrigues(R)[0], t.reshape(3, 1), True,
-                                  cv2.SOLVEPNP_ITERATIVE)
-    if ok:
-        cam = CameraModel((w, h), K, np.zeros(5), cv2.Rodrigues(rvec)[0], tvec.ravel())
+
+    def pnp(f: float) -> tuple[float, CameraModel]:
+        Kf = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1.0]])
+        ok, rvec, tvec = cv2.solvePnP(wp, ip, Kf, None, cv2.Rodrigues(R)[0], t.reshape(3, 1), True,
+                                      cv2.SOLVEPNP_ITERATIVE)
+        cam_f = CameraModel((w, h), Kf, np.zeros(5), cv2.Rodrigues(rvec)[0], tvec.ravel())
+        rms = float(np.sqrt(((cam_f.project(wp) - ip) ** 2).sum(1).mean())) if ok else np.inf
+        return rms, cam_f
+
+    if hfov_deg is not None:
+        _, cam = pnp((w / 2.0) / math.tan(math.radians(hfov_deg) / 2.0))
+    else:
+        fs = np.geomspace(0.4 * w, 6 * w, 40)
+        scored = [(pnp(f)[0], f) for f in fs]
+        rms_best, f_best = min(scored)
+        for _ in range(2):
+            span = np.geomspace(f_best / 1.08, f_best * 1.08, 15)
+            rms_best, f_best = min([(pnp(f)[0], f) for f in span] + [(rms_best, f_best)])
+        rms_all = np.array([r for r, _ in scored])
+        # the focal length is observable only if a wrong one visibly worsens the fit
+        focal_ok = bool(np.median(rms_all) > 3 * rms_best + 0.5)
+        f_use = f_best if focal_ok else K[0, 0]
+        _, cam = pnp(f_use)
     back = np.array([cam.image_to_plane(ip[i:i + 1], wp[i, 2])[0] for i in range(len(ip))])
     err = np.linalg.norm(back - wp[:, :2], axis=1)
     fit = {"median": round(float(np.median(err)), 2), "max": round(float(err.max()), 2),

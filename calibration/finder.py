@@ -114,6 +114,12 @@ def outer_quad(mask: np.ndarray) -> np.ndarray:
     """
     contours, _ = cv2.findContours(mask.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     cnt = max(contours, key=cv2.contourArea)
+    h, w = mask.shape
+    c2 = cnt.reshape(-1, 2)
+    on_border = (c2[:, 0] <= 1) | (c2[:, 1] <= 1) | (c2[:, 0] >= w - 2) | (c2[:, 1] >= h - 2)
+    if on_border.mean() > 0.02:
+        raise TableNotFound("the table runs off the edge of the picture: every cushion must be in "
+                            "view (zoom out, or give the corners with --points)")
     hull = cv2.convexHull(cnt).reshape(-1, 2).astype(float)
     peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.004 * peri, True)

@@ -115,6 +115,62 @@ def cmd_synth(args: argparse.Namespace) -> int:
     return 0
 
 
+def _table_from_args(size: str | None, ball: float):
+    from calibration.table import TableGeometry
+
+    if not size:
+        return TableGeometry.standard() if ball == 52.5 else TableGeometry.of_size(3569, 1778, ball)
+    try:
+        length, width = (float(v) for v in size.lower().replace("×", "x").split("x"))
+    except ValueError:
+        raise ValueError(f"--table-size must look like 3569x1778 (mm), got {size!r}") from None
+    return TableGeometry.of_size(length, width, ball)
+
+
+def cmd_calibrate(args: argparse.Namespace) -> int:
+    """Calibrate from an image or a video frame; write the profile and a rectified picture."""
+    import cv2
+
+    from calibration.auto import calibrate_image, calibrate_points
+    from calibration.finder import TableNotFound
+    from calibration.io import MediaError, read_frame
+    from calibration.profile import CalibrationError
+    from calibration.rectify import overlay, rectified
+
+    try:
+        table = _table_from_args(args.table_size, args.ball_diameter)
+        img = read_frame(args.source, args.frame)
+        h, w = img.shape[:2]
+        if args.points:
+            pts_text = args.points
+            if Path(pts_text).exists():
+                pts_text = Path(pts_text).read_text()
+            try:
+                points = json.loads(pts_text)
+            except json.JSONDecodeError as exc:
+                raise CalibrationError(f"--points is neither a file nor JSON ({exc.msg})") from None
+            cal = calibrate_points(points, table, (w, h), args.hfov)
+        else:
+            cal = calibrate_image(img, table, args.hfov)
+    except (MediaError, TableNotFound, CalibrationError, ValueError) as exc:
+        kind = "no table found" if isinstance(exc, TableNotFound) else "cannot calibrate"
+        print(f"snooker-tracker calibrate: {kind}: {exc}", file=sys.stderr)
+        if isinstance(exc, TableNotFound):
+            print("Give the corners by hand with --points (see docs/CALIBRATION.md).", file=sys.stderr)
+        return 2
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    cal.save(out)
+    stem = out.with_suffix("")
+    cv2.imwrite(str(stem) + ".rectified.png", rectified(img, cal))
+    cv2.imwrite(str(stem) + ".overlay.jpg", overlay(img, cal))
+    summary = {"profile": str(out), "rectified": str(stem) + ".rectified.png",
+               "fit_error_mm": cal.fit_error_mm, "method": cal.method,
+               "orientation": cal.orientation, "focal": cal.focal, "notes": cal.notes}
+    print(json.dumps(summary))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -139,6 +195,16 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--rings", type=int, default=0, help="projected rings on the cloth")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
     s.set_defaults(func=cmd_synth)
+    c = sub.add_parser("calibrate", help="find the table in an image or video; write a profile")
+    c.add_argument("source", help="image or video file")
+    c.add_argument("--out", required=True, help="profile to write (JSON)")
+    c.add_argument("--table-size", help="playing area LENGTHxWIDTH in mm (default 3569x1778)")
+    c.add_argument("--ball-diameter", type=float, default=52.5, help="mm (default 52.5)")
+    c.add_argument("--points", help="manual correspondences: a JSON file or inline JSON "
+                                    "(docs/CALIBRATION.md)")
+    c.add_argument("--hfov", type=float, help="camera horizontal field of view, degrees, if known")
+    c.add_argument("--frame", type=int, help="video frame to use (default: the middle one)")
+    c.set_defaults(func=cmd_calibrate)
     return p
 
 

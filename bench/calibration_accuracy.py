@@ -1,0 +1,181 @@
+"""Calibration accuracy on synthetic frames (exact truth) and on the real overhead lab images.
+
+    .venv/bin/python bench/calibration_accuracy.py
+
+Writes the "Calibration" section of docs/ACCURACY.md and rectified pictures of the real stills
+to docs/img/calibration/ (when ../shared/footage is present).
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.auto import calibrate_image, table_corners
+from calibration.camera import CameraModel
+from calibration.rectify import rectified
+from calibration.table import STANDARD_TABLE, TableGeometry
+from tracker.rules.snooker import SnookerRules
+from tracker.synth.render import Renderer, RenderStyle
+
+ROOT = Path(__file__).resolve().parents[1]
+FOOTAGE = ROOT.parent / "shared" / "footage"
+DOC = ROOT / "docs" / "ACCURACY.md"
+IMG = ROOT / "docs" / "img" / "calibration"
+
+
+def cameras():
+    """Stock poses plus jittered variants (height, aim, lens)."""
+    T = STANDARD_TABLE
+    out = []
+    rng = np.random.default_rng(0)
+    for k in range(4):
+        dist = (-0.08 + rng.uniform(-0.04, 0.04), 0.02, 0, 0, 0)
+        out.append(("overhead", CameraModel.overhead(T.length, T.width, height_mm=2800 + 200 * k,
+                                                     dist=dist)))
+    for k in range(4):
+        eye = (T.width / 2 + rng.uniform(-150, 150), T.length + 3300 + rng.uniform(0, 400),
+               3000 + rng.uniform(0, 300))
+        out.append(("broadcast", CameraModel.look_at(eye, (T.width / 2, T.length * 0.62, 0), (0, 0, 1),
+                                                     (1920, 1080), 38.0, (-0.02, 0, 0, 0, 0))))
+    return out
+
+
+def synthetic() -> dict:
+    T = STANDARD_TABLE
+    rules = SnookerRules()
+    rng = np.random.default_rng(1)
+    res: dict[str, dict[str, list[float]]] = {}
+    for kind, cam in cameras():
+        layout = rules.setup_positions()
+        layout["white"] = (rng.uniform(300, 1500), rng.uniform(200, 700))
+        img = Renderer(cam, T, RenderStyle(seed=int(rng.integers(1000)))).render(layout)
+        cal = calibrate_image(img, T)
+        c3 = np.hstack([table_corners(T), np.full((4, 1), T.cushion_height)])
+        corner = np.linalg.norm(cam.project(c3) - cal.camera.project(c3), axis=1)
+        grid = np.array([[x, y, T.ball_radius] for x in np.linspace(40, T.width - 40, 12)
+                         for y in np.linspace(40, T.length - 40, 24)])
+        ball = np.linalg.norm(cal.ball_to_table(cam.project(grid)) - grid[:, :2], axis=1)
+        r = res.setdefault(kind, {"corner": [], "ball": [], "ok": []})
+        r["corner"].extend(corner.tolist())
+        r["ball"].extend(ball.tolist())
+        r["ok"].append(cal.orientation == "markings")
+    return res
+
+
+def lab() -> dict | None:
+    base = FOOTAGE / "overhead-lab-snooker"
+    if not base.exists():
+        return None
+    T = TableGeometry.of_size(1881, 943, 52.3)
+    out = {}
+    for folder in ("with_halo_2", "without_halo"):
+        cases = json.loads((base / folder / "testcases.json").read_text())["cases"]
+        errs, found, tried = [], 0, 0
+        for c in cases:
+            p = base / folder / c["image"].split("/")[-1]
+            if not p.exists():
+                continue
+            tried += 1
+            try:
+                cal = calibrate_image(cv2.imread(str(p)), T)
+            except Exception:  # noqa: BLE001 - a failure is a figure here
+                continue
+            found += 1
+            px = np.array([[b["pixelX"], b["pixelY"]] for b in c["balls"]])
+            # truth frame: origin at the table centre, x along the long axis toward the top
+            # end, y toward the left of a player at baulk
+            mm = np.array([[T.width / 2 - b["y"], b["x"] + T.length / 2] for b in c["balls"]])
+            errs.extend(np.linalg.norm(cal.ball_to_table(px) - mm, axis=1).tolist())
+        out[folder] = {"images": tried, "calibrated": found, "errs": errs}
+    return out
+
+
+def stills() -> list[tuple[str, str]]:
+    items = [("stills-snooker/dapeef_snooker3.png", None), ("stills-snooker/lengyhell_input_screen.png", None),
+             ("broadcast-snooker/stills/1.jpg", None),
+             ("overhead-lab-snooker/without_halo/6.png", (1881, 943, 52.3))]
+    done = []
+    IMG.mkdir(parents=True, exist_ok=True)
+    for rel, size in items:
+        p = FOOTAGE / rel
+        if not p.exists():
+            continue
+        T = TableGeometry.of_size(*size) if size else STANDARD_TABLE
+        img = cv2.imread(str(p))
+        try:
+            cal = calibrate_image(img, T)
+        except Exception as exc:  # noqa: BLE001
+            done.append((rel, f"failed: {exc}"))
+            continue
+        out = rectified(img, cal, px_per_mm=0.5 if not size else 0.6)
+        h, w = out.shape[:2]
+        out = cv2.resize(out, (720, int(720 * h / w)), interpolation=cv2.INTER_AREA)
+        name = rel.replace("/", "_").rsplit(".", 1)[0] + ".jpg"
+        cv2.imwrite(str(IMG / name), out, [cv2.IMWRITE_JPEG_QUALITY, 80])
+        done.append((rel, f"![{rel}](img/calibration/{name}) fit {cal.fit_error_mm['median']} mm "
+                          f"median, orientation {cal.orientation}, focal {cal.focal}"))
+    return done
+
+
+def main() -> None:
+    syn = synthetic()
+    labres = lab()
+    st = stills()
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    lines = ["## Calibration", "",
+             f"Measured {datetime.date.today()}, commit `{commit}`, by "
+             "`python bench/calibration_accuracy.py`.", "",
+             "Synthetic frames (1920×1080, rendered with known cameras: 4 overhead poses at "
+             "2.8–3.4 m with k1 −0.04…−0.12 and k2 0.02, 4 TV main-camera poses jittered by "
+             "0–400 mm back and up), automatic calibration, no hint given:", "",
+             "| view | frames | corner error median / max (px) | ball-centre → table error median / p95 / max (mm), parallax included | orientation from markings |",
+             "|---|---|---|---|---|"]
+    for kind, r in syn.items():
+        c, b = np.array(r["corner"]), np.array(r["ball"])
+        lines.append(f"| {kind} | {len(r['ok'])} | {np.median(c):.2f} / {c.max():.2f} | "
+                     f"{np.median(b):.2f} / {np.percentile(b, 95):.2f} / {b.max():.2f} | "
+                     f"{sum(r['ok'])}/{len(r['ok'])} |")
+    lines += ["", "Bars (issue): corner median ≤ 0.5 px; ball ≤ 2 mm overhead, ≤ 6 mm broadcast.", ""]
+    if labres is None:
+        lines.append("Real overhead lab images: `../shared/footage` not present, skipped.")
+    else:
+        lines += ["Real overhead lab images (`../shared/footage/overhead-lab-snooker`, table "
+                  "1881 × 943 mm, automatic calibration with the table size given): the "
+                  "ground-truth pixel positions of the balls mapped to the table and compared "
+                  "with the ground-truth mm.", "",
+                  "| set | images | calibrated | balls | error median (mm) | p95 | worst |",
+                  "|---|---|---|---|---|---|---|"]
+        for folder, r in labres.items():
+            e = np.array(r["errs"]) if r["errs"] else np.array([np.nan])
+            lines.append(f"| {folder} | {r['images']} | {r['calibrated']} | {len(r['errs'])} | "
+                         f"{np.nanmedian(e):.1f} | {np.nanpercentile(e, 95):.1f} | {np.nanmax(e):.1f} |")
+        lines += ["", "The lab ground truth comes from the source project's own calibration "
+                  "(ArUco markers): its mm carry that calibration's error too. `with_halo_2` has "
+                  "bright projected rings next to the cushions, which pull the cushion-edge "
+                  "fit; they are the main source of its larger errors."]
+    if st:
+        lines += ["", "Rectified real stills (top-down, baulk on the left, the model drawn in "
+                  "magenta, pocket mouths in yellow; downscaled derivatives of third-party "
+                  "frames, for evaluation only):", ""]
+        lines += [f"- `{rel}`: {desc}" for rel, desc in st]
+    section = "\n".join(lines) + "\n"
+    text = DOC.read_text() if DOC.exists() else "# Accuracy\n\nEvery figure with the command that made it.\n\n"
+    start = text.find("## Calibration")
+    if start >= 0:
+        end = text.find("\n## ", start + 5)
+        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+    else:
+        text = text.rstrip() + "\n\n" + section
+    DOC.write_text(text)
+    print(section)
+
+
+if __name__ == "__main__":
+    main()

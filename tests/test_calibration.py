@@ -1,0 +1,136 @@
+"""Calibration: automatic finding on synthetic frames (exact truth), manual points, profiles,
+errors a user can act on, and the real lab images when ../shared/footage is present."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.auto import calibrate_image, calibrate_points, table_corners
+from calibration.camera import CameraModel
+from calibration.finder import TableNotFound
+from calibration.profile import Calibration, CalibrationError
+from calibration.table import STANDARD_TABLE as T
+from calibration.table import TableGeometry
+from tracker.cli import main
+from tracker.rules.snooker import SnookerRules
+from tracker.synth.render import Renderer, RenderStyle
+
+FOOTAGE = Path(__file__).resolve().parents[2] / "shared" / "footage"
+
+
+def render(cam: CameraModel) -> np.ndarray:
+    layout = SnookerRules().setup_positions()
+    layout["white"] = (1000.0, 600.0)
+    return Renderer(cam, T, RenderStyle(seed=4)).render(layout)
+
+
+@pytest.fixture(scope="module", params=["overhead", "broadcast"])
+def view(request):
+    cam = (CameraModel.overhead(T.length, T.width) if request.param == "overhead"
+           else CameraModel.broadcast(T.length, T.width))
+    return request.param, cam, render(cam)
+
+
+def test_automatic_calibration_meets_the_accuracy_bars(view):
+    kind, cam, img = view
+    cal = calibrate_image(img, T)
+    c3 = np.hstack([table_corners(T), np.full((4, 1), T.cushion_height)])
+    corner = np.linalg.norm(cam.project(c3) - cal.camera.project(c3), axis=1)
+    # the issue's bar (median <= 0.5 px) is measured over 8 poses by
+    # bench/calibration_accuracy.py; one frame of the stock TV pose measures about 0.6 px
+    assert np.median(corner) <= (0.5 if kind == "overhead" else 1.0)
+    grid = np.array([[x, y, T.ball_radius] for x in np.linspace(40, T.width - 40, 8)
+                     for y in np.linspace(40, T.length - 40, 16)])
+    err = np.linalg.norm(cal.ball_to_table(cam.project(grid)) - grid[:, :2], axis=1)
+    assert err.max() <= (2.0 if kind == "overhead" else 6.0)
+    assert cal.orientation == "markings"
+    # without the parallax correction the error is much larger: the correction matters
+    flat = np.linalg.norm(cal.to_table(cam.project(grid), 0.0) - grid[:, :2], axis=1)
+    assert flat.max() > 3 * err.max()
+
+
+def test_profile_round_trip(tmp_path, view):
+    _, _, img = view
+    cal = calibrate_image(img, T)
+    cal.save(tmp_path / "p.json")
+    back = Calibration.load(tmp_path / "p.json")
+    px = np.array([[900.0, 500.0], [300.0, 700.0]])
+    assert np.allclose(back.ball_to_table(px), cal.ball_to_table(px))
+    d = json.loads((tmp_path / "p.json").read_text())
+    assert {"image_size", "homography_image_to_table", "lens", "camera_pose", "table",
+            "fit_error_mm"} <= set(d)
+    H = np.array(d["homography_image_to_table"])
+    und = cal.camera.K @ np.array([0.0, 0.0, 1.0])  # principal point: no distortion there
+    p = H @ und
+    assert np.allclose(p[:2] / p[2], cal.to_table(und[None, :2], 0.0)[0], atol=0.5)
+
+
+def test_manual_points_from_landmarks():
+    cam = CameraModel.broadcast(T.length, T.width)
+    cam = CameraModel(cam.image_size, cam.K, np.zeros(5), cam.R, cam.t)
+    names = ["corner:baulk_left", "corner:baulk_right", "corner:top_left", "corner:top_right",
+             "spot:blue", "spot:black"]
+    from calibration.auto import named_point
+    pts = {n: cam.project(np.array([named_point(T, n)]))[0].tolist() for n in names}
+    cal = calibrate_points(pts, T, cam.image_size)
+    assert cal.fit_error_mm["max"] < 1.0
+    grid = np.array([[500.0, 900.0, T.ball_radius], [1500.0, 3000.0, T.ball_radius]])
+    err = np.linalg.norm(cal.ball_to_table(cam.project(grid)) - grid[:, :2], axis=1)
+    assert err.max() < 3.0
+    with pytest.raises(CalibrationError, match="at least 4"):
+        calibrate_points(dict(list(pts.items())[:3]), T, cam.image_size)
+    bad = dict(pts)
+    bad["spot:black"] = [pts["spot:black"][0] + 80, pts["spot:black"][1]]
+    with pytest.raises(CalibrationError, match="point 6"):
+        calibrate_points(bad, T, cam.image_size)
+
+
+def test_no_table_gives_a_reason():
+    grey = np.full((720, 1280, 3), 90, np.uint8)
+    with pytest.raises(TableNotFound, match="no cloth colour"):
+        calibrate_image(grey, T)
+
+
+def test_calibrate_command_writes_profile_and_pictures(tmp_path, capsys):
+    cam = CameraModel.overhead(T.length, T.width)
+    cv2.imwrite(str(tmp_path / "frame.png"), render(cam))
+    rc = main(["calibrate", str(tmp_path / "frame.png"), "--out", str(tmp_path / "cal.json")])
+    assert rc == 0
+    assert (tmp_path / "cal.rectified.png").exists() and (tmp_path / "cal.json").exists()
+    out = json.loads(capsys.readouterr().out)
+    assert out["fit_error_mm"]["median"] < 2.0
+
+
+def test_calibrate_command_errors_are_clear(tmp_path, capsys):
+    assert main(["calibrate", str(tmp_path / "missing.png"), "--out", str(tmp_path / "x.json")]) == 2
+    assert "no such file" in capsys.readouterr().err
+    cv2.imwrite(str(tmp_path / "grey.png"), np.full((200, 300, 3), 90, np.uint8))
+    assert main(["calibrate", str(tmp_path / "grey.png"), "--out", str(tmp_path / "x.json")]) == 2
+    err = capsys.readouterr().err
+    assert "no table found" in err and "--points" in err
+    (tmp_path / "bad.json").write_text("{")
+    with pytest.raises(CalibrationError, match="not valid JSON"):
+        Calibration.load(tmp_path / "bad.json")
+
+
+@pytest.mark.skipif(not (FOOTAGE / "overhead-lab-snooker").exists(), reason="shared footage absent")
+def test_real_lab_images_without_projection():
+    lab = TableGeometry.of_size(1881, 943, 52.3)
+    base = FOOTAGE / "overhead-lab-snooker" / "without_halo"
+    cases = json.loads((base / "testcases.json").read_text())["cases"]
+    errs = []
+    for c in cases:
+        p = base / c["image"].split("/")[-1]
+        if not p.exists():
+            continue
+        cal = calibrate_image(cv2.imread(str(p)), lab)
+        px = np.array([[b["pixelX"], b["pixelY"]] for b in c["balls"]])
+        mm = np.array([[lab.width / 2 - b["y"], b["x"] + lab.length / 2] for b in c["balls"]])
+        errs.extend(np.linalg.norm(cal.ball_to_table(px) - mm, axis=1))
+    assert len(errs) > 100
+    assert np.median(errs) < 10.0  # measured 5.6 mm (docs/ACCURACY.md)
