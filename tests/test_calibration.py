@@ -134,3 +134,22 @@ def test_real_lab_images_without_projection():
         errs.extend(np.linalg.norm(cal.ball_to_table(px) - mm, axis=1))
     assert len(errs) > 100
     assert np.median(errs) < 10.0  # measured 5.6 mm (docs/ACCURACY.md)
+
+
+def test_monitor_notices_a_moved_camera_and_a_cut():
+    from calibration.monitor import ViewMonitor
+
+    cam_a = CameraModel.overhead(T.length, T.width)
+    eye = cam_a.centre + np.array([60.0, 120.0, 0.0])
+    cam_b = CameraModel.look_at(tuple(eye), (T.width / 2 + 40, T.length / 2 + 90, 0), (-1, 0, 0),
+                                cam_a.image_size, 66.0, tuple(cam_a.dist))
+    img_a, img_b = render(cam_a), render(cam_b)
+    rng = np.random.default_rng(0)
+    cut = cv2.GaussianBlur(rng.integers(0, 255, (1080, 1920, 3), dtype=np.uint8), (0, 0), 9)
+    mon = ViewMonitor(calibrate_image(img_a, T), check_every=1)
+    states = [mon.update(i, img).state for i, img in enumerate([img_a, img_a, cut, cut, img_a])]
+    assert states == ["ok", "ok", "lost", "lost", "ok"]
+    moved = mon.update(5, img_b)
+    assert moved.state == "recalibrated" and mon.update(6, img_b).state == "ok"
+    px = cam_b.project(np.array([[400.0, 2500.0, T.ball_radius]]))
+    assert np.linalg.norm(mon.cal.ball_to_table(px)[0] - [400.0, 2500.0]) < 2.0
