@@ -38,7 +38,7 @@ def cameras():
         dist = (-0.08 + rng.uniform(-0.04, 0.04), 0.02, 0, 0, 0)
         out.append(("overhead", CameraModel.overhead(T.length, T.width, height_mm=2800 + 200 * k,
                                                      dist=dist)))
-    for k in range(4):
+    for _ in range(4):
         eye = (T.width / 2 + rng.uniform(-150, 150), T.length + 3300 + rng.uniform(0, 400),
                3000 + rng.uniform(0, 300))
         out.append(("broadcast", CameraModel.look_at(eye, (T.width / 2, T.length * 0.62, 0), (0, 0, 1),
