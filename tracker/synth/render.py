@@ -127,7 +127,11 @@ class Renderer:
         def to_px(x: float, y: float) -> tuple[int, int]:
             return int(round((x - x0) / k)), int(round((y - y0) / k))
 
-        # cushion rubber (slightly darker cloth) and the bed
+        # pocket fittings (leather / brass) on the rail, the cushion rubber (slightly darker
+        # cloth) up to the jaws, then the bed
+        for p in t.pockets.values():
+            fx, fy = p.fall
+            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
         cush = np.array(CLOTH_RGB[::-1]) * 0.8
         d = t.cushion_depth
         cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), -1)
@@ -154,10 +158,7 @@ class Renderer:
         cv2.ellipse(tex, (cx, cy), (r, r), 0, 180, 360, line, 1, cv2.LINE_AA)
         for sx, sy in t.spots.values():
             cv2.circle(tex, to_px(sx, sy), 2, line, -1, cv2.LINE_AA)
-        # pocket fittings (leather / brass) on the rail, then the holes behind the mouths
-        for p in t.pockets.values():
-            fx, fy = p.fall
-            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
+        # the holes behind the mouths
         for p in t.pockets.values():
             fx, fy = p.fall
             rr = int(round(p.mouth_width * 0.62 / k))

@@ -1,0 +1,1 @@
+"""Perception: ball detection, tracking and events, from frames to shot records."""
