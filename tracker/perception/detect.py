@@ -145,6 +145,27 @@ class BallDetector:
         fg = ((chroma > 22) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
         return cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
 
+    @staticmethod
+    def _blurred_ball(sub: np.ndarray, r: float, area1: float) -> np.ndarray | None:
+        """Centre of a blob that is one moving ball smeared by motion blur (a convex streak
+        one ball wide), or None."""
+        area = sub.sum()
+        if area > 5 * area1:
+            return None
+        cnts, _ = cv2.findContours(sub.astype(np.uint8), cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+        if not cnts:
+            return None
+        c = max(cnts, key=cv2.contourArea)
+        if len(c) < 5:
+            return None
+        (cx, cy), (a1, a2), _ = cv2.minAreaRect(c)
+        minor, major = min(a1, a2), max(a1, a2)
+        hull_area = cv2.contourArea(cv2.convexHull(c))
+        solidity = cv2.contourArea(c) / hull_area if hull_area > 0 else 0
+        if 1.4 * r <= minor <= 2.6 * r and major > minor * 1.2 and solidity > 0.88:
+            return np.array([cx, cy])
+        return None
+
     def _cluster(self, frame: np.ndarray, x: int, y: int, w_: int, h_: int,
                  sub: np.ndarray) -> list[np.ndarray]:
         """Ball centres (downscaled px) in a blob of touching balls: circles found by the
@@ -193,6 +214,10 @@ class BallDetector:
                     continue
             x, y, w_, h_ = stats[k, :4]
             sub = (lab[y:y + h_, x:x + w_] == k)
+            blur = self._blurred_ball(sub, r, area1)
+            if blur is not None:
+                centres.append(blur + np.array([x, y], float))
+                continue
             if self._dark[y:y + h_, x:x + w_][sub].mean() > 0.5 and area > 4 * area1:
                 continue  # a player's body or arm (dark, wide): an occluder, not balls
             centres.extend(self._cluster(frame, x, y, w_, h_, sub))

@@ -1,0 +1,194 @@
+"""Events from the tracked table: strokes, contacts, pots, end of stroke -> shot records.
+
+A stroke starts when the cue ball leaves rest fast (a hand placing it moves it slowly, or
+carries it while it is hidden); its first contact is the first object ball to leave rest, at
+the sub-frame moment the cue ball's path comes within 2R of it; later contacts are found the
+same way against the nearest moving ball. Pots come from the tracker. The stroke ends when
+every ball has been at rest for ``settle_s``; its shot record then goes to the referee.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from calibration.table import TableGeometry
+from tracker import balls as B
+from tracker.perception.track import TableState
+from tracker.records.shot import Event, EventType, Shot
+
+#: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
+STRIKE_SPEED_MM_S = 350.0
+#: The cue ball must have stood still this long before a stroke (a hand placing it never
+#: lets it rest first), s.
+WHITE_REST_S = 0.3
+#: All balls at rest this long ends the stroke, s.
+SETTLE_S = 0.6
+#: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
+REVIEW_SIMULTANEOUS_S = 0.01
+
+
+@dataclass
+class _Stroke:
+    t0: float
+    frame0: int
+    before: dict[str, tuple[float, float]]
+    track: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
+    started: dict[str, float] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    rest_since: float | None = None
+    review: list[str] = field(default_factory=list)
+
+
+class StrokeDetector:
+    """Turns the sequence of :class:`TableState` into :class:`Shot` records."""
+
+    def __init__(self, table: TableGeometry, fps: float):
+        self.table = table
+        self.fps = fps
+        self.prev: TableState | None = None
+        self.stroke: _Stroke | None = None
+        self.n_shots = 0
+        self.last_rest_pos: dict[str, tuple[float, float]] = {}
+        self.white_rest_frames = 0
+        self.recent: list[TableState] = []
+
+    def update(self, st: TableState) -> Shot | None:
+        """Feed one frame; returns a shot record when a stroke has just ended."""
+        prev = self.prev
+        self.prev = st
+        self.recent = (self.recent + [st])[-3:]
+        if prev is None:
+            return None
+        if self.stroke is None:
+            if not st.moving:
+                self.last_rest_pos = dict(st.pos)
+            # the cue ball at rest (hidden by the player addressing it counts as at rest); a
+            # hand moving it, or its return from a pocket, starts the count again
+            if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
+                self.white_rest_frames += 1
+            elif B.WHITE not in st.moving:
+                self.white_rest_frames = 0
+            if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
+                v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
+                # the cue ball may hit a ball within the first frame, and that ball may show
+                # its motion a frame before the cue ball does: what matters is that
+                # everything was at rest just before
+                first = self.recent[0] if len(self.recent) == 3 else prev
+                others_still = not first.moving or not prev.moving
+                if prev.moving and not first.moving:
+                    prev = first
+                settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
+                if float(np.linalg.norm(v)) > STRIKE_SPEED_MM_S and others_still and settled:
+                    before = dict(self.last_rest_pos) or dict(prev.pos)
+                    before[B.WHITE] = prev.pos[B.WHITE]
+                    self.white_rest_frames = 0
+                    self.stroke = _Stroke(t0=prev.t + 0.5 / self.fps, frame0=prev.frame, before=before)
+                    self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
+                    for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
+                        self._record(r)
+                    for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
+                        for b in r.moving - {B.WHITE}:
+                            if b not in self.stroke.started:
+                                self.stroke.started[b] = r.t
+                                self._contact(b, r)
+            return None
+        s = self.stroke
+        self._record(st)
+        for b in st.moving:
+            if b not in s.started and b != B.WHITE:
+                s.started[b] = st.t
+                self._contact(b, st)
+        for ball, pocket, t in st.pots:
+            s.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
+        if not st.moving:
+            s.rest_since = s.rest_since if s.rest_since is not None else st.t
+            if st.t - s.rest_since >= SETTLE_S:
+                return self._finish(st)
+        else:
+            s.rest_since = None
+        return None
+
+    def _record(self, st: TableState) -> None:
+        for b, p in st.pos.items():
+            self.stroke.track.setdefault(b, []).append((st.t, p))  # type: ignore[union-attr]
+
+    def _position_at(self, ball: str, t: float) -> np.ndarray | None:
+        tr = self.stroke.track.get(ball) if self.stroke else None
+        if not tr:
+            return None
+        ts = np.array([x[0] for x in tr])
+        ps = np.array([x[1] for x in tr])
+        if t <= ts[0]:
+            return ps[0]
+        return np.array([np.interp(t, ts, ps[:, 0]), np.interp(t, ts, ps[:, 1])])
+
+    def _contact(self, ball: str, st: TableState) -> None:
+        """The ball left rest at this frame: who hit it, and when (sub-frame)."""
+        s = self.stroke
+        assert s is not None
+        rest = np.array(s.before.get(ball, st.pos[ball]))
+        two_r = self.table.ball_diameter
+        t_prev = st.t - 1.0 / self.fps
+        best: tuple[float, str, float] | None = None
+        for other in [B.WHITE, *s.started]:
+            if other == ball:
+                continue
+            # when did the other ball's path come within 2R of this ball's rest position?
+            t_c = self._crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t)
+            if t_c is None:
+                continue
+            gap = abs(t_c - t_prev)
+            if best is None or gap < best[0]:
+                best = (gap, other, t_c)
+        if best is None:
+            # moved with nothing near it: a disturbance or an undetected contact
+            s.review.append(f"{ball} moved with no ball near it at {st.t:.2f} s")
+            return
+        _, other, t_c = best
+        t_c = max(t_c, s.t0 + 1e-4)  # no contact before the strike
+        s.events.append(Event(EventType.CONTACT, round(t_c, 4), (other, ball)))
+
+    def _crossing(self, other: str, target: np.ndarray, two_r: float, t_a: float,
+                  t_b: float) -> float | None:
+        ts = np.linspace(t_a - 1.0 / self.fps, t_b, 25)
+        d = []
+        for t in ts:
+            p = self._position_at(other, t)
+            d.append(np.inf if p is None else float(np.linalg.norm(p - target)))
+        d = np.array(d)
+        inside = np.nonzero(d <= two_r + 12.0)[0]
+        if not len(inside):
+            return None
+        k = inside[0]
+        if k == 0:
+            return float(ts[0])
+        # linear interpolation of the crossing of 2R
+        d0, d1 = d[k - 1], d[k]
+        frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
+        return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
+
+    def _finish(self, st: TableState) -> Shot:
+        s = self.stroke
+        assert s is not None
+        self.stroke = None
+        self.n_shots += 1
+        events = sorted(s.events, key=lambda e: e.t)
+        contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
+        if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
+            s.review.append("first contacts within "
+                            f"{(contacts[1].t - contacts[0].t) * 1000:.0f} ms: simultaneous?")
+        events.append(Event(EventType.AT_REST, round(st.t, 4)))
+        before = {b: p for b, p in s.before.items()}
+        after = dict(st.pos)
+        self.last_rest_pos = dict(st.pos)
+        return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
+                    positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
+                    needs_review=tuple(s.review))
+
+
+def dist(a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance between two table points, mm."""
+    return math.dist(a, b)

@@ -1,0 +1,223 @@
+"""Tracking: 22 fixed ball slots over time, under the constraints of the game.
+
+Behaviour knobs (mm, s) are in :class:`TrackerConfig`, each documented as behaviour. Colours
+and the white are unique, so each is matched to the best detection of its class near where it
+should be; the reds are matched together (Hungarian assignment on distance). A ball at rest
+does not move unless something touches it: its position is the running mean of its rest
+observations, and a far detection cannot drag it. A ball that vanishes while moving near a
+pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
+hand) and keeps its last position. A potted colour comes back when it is seen again (re-spot);
+a potted white comes back when placed in hand.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy.optimize import linear_sum_assignment
+
+from calibration.table import TableGeometry
+from tracker import balls as B
+from tracker.perception.detect import CLASSES, BallDetections
+
+SLOTS: tuple[str, ...] = B.ALL_BALLS
+
+
+@dataclass
+class TrackerConfig:
+    """Behaviour of the tracker.
+
+    Attributes:
+        rest_speed_mm_s: below this speed a ball is at rest (noise is ~1 mm per frame).
+        pot_distance_mm: a moving ball that vanishes this close to a pocket mouth is potted.
+        min_class_conf: detections less sure of their colour than this only fill red slots.
+        rest_frames: frames below the rest speed before a ball counts as at rest.
+        gate_jump_mm: how far a ball may go in one frame beyond its predicted motion (a ball
+            at rest struck hard moves up to ~200 mm in a 25 fps frame).
+        rest_jitter_mm: a ball at rest whose detection stays this close to its rest position
+            has not moved (detection noise in clusters is a few mm).
+        pot_confirm_s: a ball that vanished near a pocket must stay unseen this long to count
+            as potted (a ball rattling in the jaws, or passing a fitting, comes back).
+    """
+
+    rest_speed_mm_s: float = 40.0
+    pot_distance_mm: float = 140.0
+    min_class_conf: float = 0.5
+    rest_frames: int = 3
+    gate_jump_mm: float = 250.0
+    rest_jitter_mm: float = 4.0
+    pot_confirm_s: float = 0.4
+
+
+@dataclass
+class Slot:
+    """One ball's track."""
+
+    ball: str
+    pos: np.ndarray | None = None
+    vel: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    on_table: bool = False
+    seen: bool = False
+    moving: bool = False
+    still_frames: int = 0
+    rest_sum: np.ndarray = field(default_factory=lambda: np.zeros(2))
+    rest_n: int = 0
+    last_frame: int = -1
+    potted_pocket: str | None = None
+    potted_t: float | None = None
+    uncertainty: float = 0.0
+
+
+@dataclass
+class TableState:
+    """One frame after tracking: the 22 slots (positions mm, flags)."""
+
+    frame: int
+    t: float
+    pos: dict[str, tuple[float, float]]
+    moving: set[str]
+    visible: set[str]
+    pots: list[tuple[str, str, float]]
+    appeared: list[str]
+
+
+class Tracker:
+    """Keeps the 22 slots from frame to frame (see module docstring)."""
+
+    def __init__(self, table: TableGeometry, fps: float, config: TrackerConfig | None = None):
+        self.table = table
+        self.fps = fps
+        self.cfg = config or TrackerConfig()
+        self.slots = {b: Slot(b) for b in SLOTS}
+        self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
+
+    def _near_pocket(self, p: np.ndarray) -> tuple[str, float]:
+        name = min(self.pocket_xy, key=lambda n: np.linalg.norm(self.pocket_xy[n] - p))
+        return name, float(np.linalg.norm(self.pocket_xy[name] - p))
+
+    def update(self, frame: int, det: BallDetections) -> TableState:
+        """Assign this frame's detections to the slots and update every slot."""
+        t = frame / self.fps
+        cfg = self.cfg
+        dt = 1.0 / self.fps
+        used = np.zeros(len(det), bool)
+        assigned: dict[str, int] = {}
+        # unique balls first: the white and the colours
+        for ball in (B.WHITE, *B.COLOURS):
+            k = CLASSES.index(ball)
+            cand = np.nonzero((det.cls == k) & ~used & (det.conf >= cfg.min_class_conf))[0]
+            if not len(cand):
+                continue
+            s = self.slots[ball]
+            if s.pos is None or not s.on_table:
+                j = cand[int(np.argmax(det.conf[cand]))]
+            else:
+                pred = s.pos + s.vel * dt
+                d = np.linalg.norm(det.mm[cand] - pred, axis=1)
+                if d.min() > cfg.gate_jump_mm + np.linalg.norm(s.vel) * dt:
+                    continue
+                j = cand[int(np.argmin(d))]
+            assigned[ball] = j
+            used[j] = True
+        # reds: Hungarian on distance among red detections and red slots
+        red_slots = [b for b in SLOTS if B.is_red(b)]
+        red_det = np.nonzero((det.cls == CLASSES.index("red")) & ~used)[0]
+        if len(red_det):
+            known = [b for b in red_slots if self.slots[b].pos is not None and self.slots[b].on_table]
+            if known:
+                preds = np.array([self.slots[b].pos + self.slots[b].vel * dt for b in known])
+                cost = np.linalg.norm(preds[:, None, :] - det.mm[red_det][None, :, :], axis=2)
+                gates = np.array([cfg.gate_jump_mm + np.linalg.norm(self.slots[b].vel) * dt
+                                  for b in known])
+                big = 1e6
+                c2 = np.where(cost <= gates[:, None], cost, big)
+                ri, ci = linear_sum_assignment(c2)
+                for a, b_ in zip(ri, ci, strict=True):
+                    if c2[a, b_] < big:
+                        assigned[known[a]] = red_det[b_]
+                        used[red_det[b_]] = True
+            free = [b for b in red_slots if self.slots[b].pos is None]
+            for j in red_det:
+                if not used[j] and free:
+                    b = free.pop(0)
+                    assigned[b] = j
+                    used[j] = True
+        # a moving ball smeared by motion blur may lose its colour: follow it by position
+        for ball, s in self.slots.items():
+            if ball in assigned or not s.moving or s.pos is None or not s.on_table:
+                continue
+            free = np.nonzero(~used)[0]
+            if not len(free):
+                break
+            pred = s.pos + s.vel * dt
+            d = np.linalg.norm(det.mm[free] - pred, axis=1)
+            j = int(np.argmin(d))
+            if d[j] <= cfg.gate_jump_mm * 0.5 + np.linalg.norm(s.vel) * dt * 0.5:
+                assigned[ball] = free[j]
+                used[free[j]] = True
+        pots: list[tuple[str, str, float]] = []
+        appeared: list[str] = []
+        for ball, s in self.slots.items():
+            if ball in assigned:
+                p = det.mm[assigned[ball]]
+                if s.on_table:
+                    s.potted_pocket = None  # seen again: it did not drop
+                if not s.on_table or s.pos is None:
+                    appeared.append(ball)
+                    s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
+                    s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
+                    s.potted_pocket = None
+                elif not s.moving:
+                    # at rest: it stays put unless a detection leaves its rest position
+                    if np.linalg.norm(p - s.pos) <= cfg.rest_jitter_mm:
+                        s.rest_sum += p
+                        s.rest_n += 1
+                        s.pos = s.rest_sum / s.rest_n
+                    else:
+                        steps = max(1, frame - s.last_frame)
+                        s.vel = (p - s.pos) / (dt * steps)
+                        s.moving, s.still_frames = True, 0
+                        s.pos = p.copy()
+                else:
+                    steps = max(1, frame - s.last_frame)
+                    v = (p - s.pos) / (dt * steps)
+                    if float(np.linalg.norm(v)) < cfg.rest_speed_mm_s:
+                        s.still_frames += 1
+                    else:
+                        s.still_frames = 0
+                    s.vel = v
+                    s.pos = p.copy()
+                    if s.still_frames >= cfg.rest_frames:
+                        s.moving, s.vel = False, np.zeros(2)
+                        s.rest_sum, s.rest_n = p.copy(), 1
+                s.seen = True
+                s.last_frame = frame
+                s.uncertainty = 1.0
+            else:
+                s.seen = False
+                if s.on_table and s.pos is not None:
+                    missing = frame - s.last_frame
+                    pocket, dist = self._near_pocket(s.pos + s.vel * dt * missing)
+                    if s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
+                        # vanished near a pocket while moving: a pot, once it stays gone
+                        s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
+                    if s.potted_pocket is not None and missing * dt >= cfg.pot_confirm_s:
+                        s.on_table = False
+                        pots.append((ball, s.potted_pocket, s.potted_t))
+                        s.moving = False
+                        s.vel = np.zeros(2)
+                    elif s.potted_pocket is None and missing > 2:
+                        s.moving = False
+                        s.vel = np.zeros(2)
+                    s.uncertainty = min(100.0, s.uncertainty + 5.0)
+        pos = {b: (float(s.pos[0]), float(s.pos[1])) for b, s in self.slots.items()
+               if s.on_table and s.pos is not None}
+        moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
+        visible = {b for b, s in self.slots.items() if s.seen}
+        return TableState(frame, t, pos, moving, visible, pots, appeared)
+
+    def speed(self, ball: str) -> float:
+        """Current speed of a ball, mm/s."""
+        return float(math.hypot(*self.slots[ball].vel))
