@@ -171,6 +171,30 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_process(args: argparse.Namespace) -> int:
+    """Referee a video end to end."""
+    from calibration.profile import Calibration, CalibrationError
+    from tracker.pipeline import VideoError, inputs_from_log, process_video, spoken_from_log
+    from tracker.records.parse import RecordError as _RecordError
+
+    src = args.video or str(Path(__file__).resolve().parents[1] / "sample_videos" / "overhead_frame.mp4")
+    try:
+        cal = Calibration.load(args.calibration) if args.calibration else None
+        inputs = inputs_from_log(args.inputs) if args.inputs else None
+        spoken = spoken_from_log(args.inputs) if args.inputs else None
+        table = _table_from_args(args.table_size, args.ball_diameter) if args.table_size else None
+        players = tuple(args.players) if args.players else ("A", "B")
+        res = process_video(src, args.out, calibration=cal, players=players, table=table,
+                            progress=not args.quiet, on_call=print, inputs=inputs,
+                            max_frames=args.max_frames, spoken=spoken)
+    except (VideoError, CalibrationError, _RecordError, ValueError) as exc:
+        print(f"snooker-tracker process: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"score": res.score, "shots": len(res.shots), "frames": res.frames,
+                      "not_refereed_frames": res.not_refereed_frames, "out": args.out}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -205,6 +229,20 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--hfov", type=float, help="camera horizontal field of view, degrees, if known")
     c.add_argument("--frame", type=int, help="video frame to use (default: the middle one)")
     c.set_defaults(func=cmd_calibrate)
+    pr = sub.add_parser("process", help="referee a video: calls, match log, scoreboard")
+    pr.add_argument("video", nargs="?", help="video file (default: the bundled overhead sample)")
+    pr.add_argument("--calibration", help="calibration profile (default: found automatically)")
+    pr.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players (A breaks)")
+    pr.add_argument("--out", default="out/process", help="output folder")
+    pr.add_argument("--inputs", help="operator inputs: a match log (JSONL); its frame_start, its "
+                                     "input lines (applied before the stroke that follows them) "
+                                     "and the nominations and judgements of its shot lines (by "
+                                     "stroke number) are used")
+    pr.add_argument("--table-size", help="LENGTHxWIDTH mm (default full size)")
+    pr.add_argument("--ball-diameter", type=float, default=52.5)
+    pr.add_argument("--max-frames", type=int, help="stop after this many frames")
+    pr.add_argument("--quiet", action="store_true", help="no progress bar")
+    pr.set_defaults(func=cmd_process)
     return p
 
 

@@ -99,12 +99,15 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
                   players: tuple[str, str] = ("A", "B"), table: TableGeometry | None = None,
                   progress: bool = True, on_call: Callable[[str], None] | None = None,
                   max_frames: int | None = None,
-                  inputs: list[tuple[int, OperatorInput]] | None = None) -> ProcessResult:
+                  inputs: list[tuple[int, OperatorInput]] | None = None,
+                  spoken: dict[int, dict[str, Any]] | None = None) -> ProcessResult:
     """Referee a video; see the module docstring.
 
     Args:
         inputs: operator inputs (option after a foul, concession, ...) as (n, input): applied
             just before the n-th stroke the camera sees.
+        spoken: per stroke number, what the camera cannot see: ``nomination``, ``free_ball``,
+            ``operator`` (judgements), merged into that stroke's record.
 
     Raises:
         VideoError: unreadable video, or no table in its first frames (with the reason).
@@ -139,7 +142,16 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
     monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
     match = Match()
     result = ProcessResult()
-    start = FrameStart(1, players, breaker=players[0])
+    start = None
+    for n, inp in list(inputs or []):
+        if isinstance(inp, FrameStart):
+            start = replace(inp, players=players if players != ("A", "B") else inp.players)
+            inputs = [x for x in inputs if x[1] is not inp]
+            break
+    if start is None:
+        start = _observed_start(detector, tracker, first, players)
+    if start.positions:
+        tracker.seed(start.positions)
     log = open(out / "match.log.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - written as we go
     dec_file = open(out / "decisions.jsonl", "w", encoding="utf-8")  # noqa: SIM115
 
@@ -184,10 +196,12 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
                 times.events += t_f - t_e
                 if shot is not None:
                     for n, inp in inputs or []:
-                        if n == shot.shot:
+                        if n == shot.shot and isinstance(inp, OperatorInput):
                             log.write(json.dumps(record_to_dict(inp)) + "\n")
                             for r in match.feed(inp):
                                 emit(r)
+                    if spoken and shot.shot in spoken:
+                        shot = replace(shot, **spoken[shot.shot])
                     shot = _sanitize(shot, match.state.on_table)
                     try:
                         outs = match.feed(shot)
@@ -222,18 +236,50 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
     return result
 
 
-def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput]]:
-    """Operator inputs of a match log (JSONL), each tied to the stroke that follows it."""
+def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart]]:
+    """Operator inputs of a match log (JSONL), each tied to the stroke that follows it; a
+    frame_start line (players, breaker, the layout when the video starts mid-frame) too."""
     from tracker.records.parse import read_log
 
-    out: list[tuple[int, OperatorInput]] = []
+    out: list[tuple[int, OperatorInput | FrameStart]] = []
     n_shots = 0
     for _, rec in read_log(path):
         if isinstance(rec, Shot):
             n_shots += 1
-        elif isinstance(rec, OperatorInput):
+        elif isinstance(rec, (OperatorInput, FrameStart)):
             out.append((n_shots + 1, rec))
     return out
+
+
+def spoken_from_log(path: str | Path) -> dict[int, dict[str, Any]]:
+    """What the referee heard or judged per stroke in a match log (nomination, free-ball
+    nomination, operator judgements), by stroke number: merged into the camera's records."""
+    from tracker.records.parse import read_log
+
+    out: dict[int, dict[str, Any]] = {}
+    n_shots = 0
+    for _, rec in read_log(path):
+        if isinstance(rec, Shot):
+            n_shots += 1
+            said = {k: v for k, v in (("nomination", rec.nomination), ("free_ball", rec.free_ball))
+                    if v is not None}
+            if rec.operator.miss is not None or rec.operator.fouls or rec.operator.not_a_stroke:
+                said["operator"] = rec.operator
+            if said:
+                out[n_shots] = said
+    return out
+
+
+def _observed_start(detector: BallDetector, tracker: Tracker, first, players) -> FrameStart:
+    """The frame start as the camera sees it: the standard rack (white in hand) when the
+    table shows one, else the observed layout (the video starts mid-frame)."""
+    st = tracker.update(0, detector.detect(first))
+    tracker.reset()
+    n_red = sum(1 for b in st.pos if B.is_red(b))
+    colours = sum(1 for b in st.pos if B.is_colour(b))
+    if n_red >= 15 and colours == 6 and B.WHITE not in st.pos:
+        return FrameStart(1, players, breaker=players[0])
+    return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
 
 
 def pots_of(shot: Shot) -> list[str]:

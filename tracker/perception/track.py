@@ -40,6 +40,8 @@ class TrackerConfig:
             has not moved (detection noise in clusters is a few mm).
         pot_confirm_s: a ball that vanished near a pocket must stay unseen this long to count
             as potted (a ball rattling in the jaws, or passing a fitting, comes back).
+        relocate_frames: a white or colour unseen for more than this many frames is taken to
+            be wherever its colour is next seen (put back by hand, replaced after a miss).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -49,6 +51,7 @@ class TrackerConfig:
     gate_jump_mm: float = 250.0
     rest_jitter_mm: float = 4.0
     pot_confirm_s: float = 0.4
+    relocate_frames: int = 3
 
 
 @dataclass
@@ -93,6 +96,21 @@ class Tracker:
         self.slots = {b: Slot(b) for b in SLOTS}
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
 
+    def reset(self) -> None:
+        """Forget every track."""
+        self.slots = {b: Slot(b) for b in SLOTS}
+
+    def seed(self, positions: dict[str, tuple[float, float]]) -> None:
+        """Start from a known layout (ball id -> mm): detections are then matched to these
+        ids by position, so the tracker and the referee name the reds alike."""
+        self.reset()
+        for b, p in positions.items():
+            if b in self.slots:
+                s = self.slots[b]
+                s.pos = np.array(p, float)
+                s.on_table = True
+                s.rest_sum, s.rest_n = s.pos.copy(), 1
+
     def _near_pocket(self, p: np.ndarray) -> tuple[str, float]:
         name = min(self.pocket_xy, key=lambda n: np.linalg.norm(self.pocket_xy[n] - p))
         return name, float(np.linalg.norm(self.pocket_xy[name] - p))
@@ -104,6 +122,7 @@ class Tracker:
         dt = 1.0 / self.fps
         used = np.zeros(len(det), bool)
         assigned: dict[str, int] = {}
+        relocated: set[str] = set()
         # unique balls first: the white and the colours
         for ball in (B.WHITE, *B.COLOURS):
             k = CLASSES.index(ball)
@@ -111,8 +130,13 @@ class Tracker:
             if not len(cand):
                 continue
             s = self.slots[ball]
-            if s.pos is None or not s.on_table:
+            lost = frame - s.last_frame > cfg.relocate_frames
+            if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
+                # unknown, off the table, or hidden for a while (a hand may have moved it):
+                # the only ball of its colour is wherever that colour is seen
                 j = cand[int(np.argmax(det.conf[cand]))]
+                if s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > cfg.rest_jitter_mm:
+                    relocated.add(ball)
             else:
                 pred = s.pos + s.vel * dt
                 d = np.linalg.norm(det.mm[cand] - pred, axis=1)
@@ -164,7 +188,7 @@ class Tracker:
                 p = det.mm[assigned[ball]]
                 if s.on_table:
                     s.potted_pocket = None  # seen again: it did not drop
-                if not s.on_table or s.pos is None:
+                if not s.on_table or s.pos is None or ball in relocated:
                     appeared.append(ball)
                     s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
                     s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()

@@ -83,7 +83,9 @@ class Match:
         except ValueError as exc:
             raise RuleError(str(exc)) from None
         self.state = self.rules.new_frame(self.players, breaker, rec.positions, rec.frame)
-        if rec.positions is not None and hasattr(self.rules, "setup_check"):
+        full_rack = rec.positions is not None and sum(
+            1 for b in rec.positions if b.startswith("red")) == getattr(self.rules, "n_reds", -1)
+        if full_rack and hasattr(self.rules, "setup_check"):
             notes.extend(self.rules.setup_check(rec.positions))
         self.frames_started += 1
         out = {"frame_start": rec.frame, "ruleset": rec.ruleset, "breaker": self.players[breaker],
