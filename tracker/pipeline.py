@@ -143,7 +143,7 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
     match = Match()
     result = ProcessResult()
     start = None
-    for n, inp in list(inputs or []):
+    for _n, inp in list(inputs or []):
         if isinstance(inp, FrameStart):
             start = replace(inp, players=players if players != ("A", "B") else inp.players)
             inputs = [x for x in inputs if x[1] is not inp]

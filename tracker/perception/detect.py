@@ -33,6 +33,8 @@ class BallDetections:
         cls: (N,) index into :data:`CLASSES`.
         conf: (N,) colour-class confidence 0..1.
         probs: (N, 8) class probabilities.
+        mm_per_px: (N,) table millimetres per image pixel at each ball (far balls in an oblique
+            view are coarser).
     """
 
     px: np.ndarray
@@ -41,19 +43,21 @@ class BallDetections:
     cls: np.ndarray
     conf: np.ndarray
     probs: np.ndarray = field(default_factory=lambda: np.zeros((0, 8)))
+    mm_per_px: np.ndarray = field(default_factory=lambda: np.zeros((0,)))
 
     def __len__(self) -> int:
         return len(self.px)
 
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
         return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
-                              self.conf[mask], self.probs[mask])
+                              self.conf[mask], self.probs[mask], self.mm_per_px[mask])
 
     @staticmethod
     def empty() -> BallDetections:
         """No detections."""
         z = np.zeros((0,))
-        return BallDetections(np.zeros((0, 2)), np.zeros((0, 2)), z, z.astype(int), z, np.zeros((0, 8)))
+        return BallDetections(np.zeros((0, 2)), np.zeros((0, 2)), z, z.astype(int), z,
+                              np.zeros((0, 8)), z)
 
 
 # Class prototypes in a "normalised colour" space: (hue cos, hue sin scaled by saturation,
@@ -230,7 +234,9 @@ class BallDetector:
         conf = probs.max(1)
         mm = self.cal.ball_to_table(px)
         rad = np.full(len(px), self.r_px)
-        return BallDetections(px, mm, rad, cls, conf, probs)
+        # local scale: millimetres on the table per image pixel at each ball
+        mm_per_px = np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1)
+        return BallDetections(px, mm, rad, cls, conf, probs, mm_per_px)
 
     def _refine(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
         """Sub-pixel centres: the centroid of the non-cloth pixels within 1.15 radii, at full

@@ -41,7 +41,8 @@ class TrackerConfig:
         pot_confirm_s: a ball that vanished near a pocket must stay unseen this long to count
             as potted (a ball rattling in the jaws, or passing a fitting, comes back).
         relocate_frames: a white or colour unseen for more than this many frames is taken to
-            be wherever its colour is next seen (put back by hand, replaced after a miss).
+            be wherever its colour is next seen standing still for this many frames (put back
+            by hand, replaced after a miss).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -51,7 +52,7 @@ class TrackerConfig:
     gate_jump_mm: float = 250.0
     rest_jitter_mm: float = 4.0
     pot_confirm_s: float = 0.4
-    relocate_frames: int = 3
+    relocate_frames: int = 5
 
 
 @dataclass
@@ -71,6 +72,8 @@ class Slot:
     potted_pocket: str | None = None
     potted_t: float | None = None
     uncertainty: float = 0.0
+    reloc: np.ndarray | None = None
+    reloc_n: int = 0
 
 
 @dataclass
@@ -133,10 +136,19 @@ class Tracker:
             lost = frame - s.last_frame > cfg.relocate_frames
             if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
                 # unknown, off the table, or hidden for a while (a hand may have moved it):
-                # the only ball of its colour is wherever that colour is seen
+                # the only ball of its colour is wherever that colour is seen standing still
+                # (a hand or a sleeve of that colour moves; a ball put down stays)
                 j = cand[int(np.argmax(det.conf[cand]))]
-                if s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > cfg.rest_jitter_mm:
+                far = s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > 30.0
+                if far:
+                    if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
+                        s.reloc_n += 1
+                    else:
+                        s.reloc, s.reloc_n = det.mm[j].copy(), 1
+                    if s.reloc_n < cfg.relocate_frames:
+                        continue
                     relocated.add(ball)
+                s.reloc, s.reloc_n = None, 0
             else:
                 pred = s.pos + s.vel * dt
                 d = np.linalg.norm(det.mm[cand] - pred, axis=1)
@@ -194,8 +206,12 @@ class Tracker:
                     s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
                     s.potted_pocket = None
                 elif not s.moving:
-                    # at rest: it stays put unless a detection leaves its rest position
-                    if np.linalg.norm(p - s.pos) <= cfg.rest_jitter_mm:
+                    # at rest: it stays put unless a detection leaves its rest position (by more
+                    # than the noise: a few mm, or 2.5 px where the view is coarse)
+                    jitter = cfg.rest_jitter_mm
+                    if len(det.mm_per_px):
+                        jitter = max(jitter, 2.5 * float(det.mm_per_px[assigned[ball]]))
+                    if np.linalg.norm(p - s.pos) <= jitter:
                         s.rest_sum += p
                         s.rest_n += 1
                         s.pos = s.rest_sum / s.rest_n
