@@ -64,6 +64,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
     model = table_corners(table)
     side = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
+    oblong = max(side[0] + side[2], side[1] + side[3]) > 1.3 * min(side[0] + side[2], side[1] + side[3])
     candidates = []
     for rot in range(4):
         img_pts = np.roll(corners, -rot, axis=0)
@@ -76,7 +77,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         cam = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
         if cam.centre[2] <= 0:
             continue
-        ev = baulk_evidence(gray, cam, table)
+        ev = baulk_evidence(gray, cam, table, robust=oblong)
         short_first = (side[rot % 4] + side[(rot + 2) % 4]) < (side[(rot + 1) % 4] + side[(rot + 3) % 4])
         candidates.append((ev, short_first, rot, cam, focal_ok))
     if not candidates:
@@ -85,15 +86,41 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     # candidates that agree, and let the markings choose the baulk end between them
     long_sum = max(side[0] + side[2], side[1] + side[3])
     short_sum = min(side[0] + side[2], side[1] + side[3])
+
+    def angle(i: int) -> float:
+        d = corners[(i + 1) % 4] - corners[i]
+        return float(np.arctan2(d[1], d[0]))
+
+    def converge(i: int) -> float:  # angle between opposite sides i and i+2, degrees
+        a = abs((angle(i) - angle(i + 2) + np.pi) % (2 * np.pi) - np.pi)
+        return float(np.degrees(np.pi - a))
+
     if long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
         candidates = [c for c in candidates if c[1]]
+    elif abs(converge(0) - converge(1)) > 5.0:
+        # a camera at one end looks along the table: the long cushions converge toward a
+        # vanishing point while the short ones stay nearly parallel
+        long_pair_is_0 = converge(0) > converge(1)
+        keep = [c for c in candidates if c[1] != long_pair_is_0]
+        candidates = keep or candidates
     evs = np.array([c[0] for c in candidates])
     if debug:
         print("evidence", evs, [c[2] for c in candidates])
+        for c in candidates:
+            cm = c[3]
+            print(" rot", c[2], "f", round(cm.K[0, 0]), "focal_ok", c[4], "baulk centre px",
+                  cm.project(np.array([[table.centre_x, table.baulk_line, 0.0]])).round(1))
     best = int(np.argmax(evs))
     orientation = "markings"
     second = np.sort(evs)[-2] if len(evs) > 1 else 0.0
-    if len(evs) < 2 or evs[best] < 1.25 * second:
+    along = not oblong and len(candidates) == 2
+    conventional = [i for i, c in enumerate(candidates) if c[3].centre[1] > table.length]
+    if along and conventional and evs[best] < 2.0 * evs[conventional[0]]:
+        # a camera looking along the table from one end: unless the markings clearly say
+        # otherwise, it is the TV main camera behind the black-spot end (baulk far away)
+        chosen = candidates[conventional[0]]
+        orientation = "markings" if conventional[0] == best else "convention"
+    elif len(evs) < 2 or evs[best] < 1.25 * second:
         # markings not visible: trust the aspect ratio, baulk end assumed
         shorts = [c for c in candidates if c[1]]
         chosen = shorts[0] if shorts else candidates[0]
@@ -102,6 +129,9 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         chosen = candidates[best]
     _, _, rot, cam, focal_ok = chosen
     notes = []
+    if orientation == "convention":
+        notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
+                     "the black-spot end, as the TV main camera does; check the rectified picture")
     if orientation == "assumed":
         notes.append("baulk line and D not found: which end is baulk was assumed; check the "
                      "rectified picture")

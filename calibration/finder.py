@@ -361,28 +361,50 @@ def pose_from_homography(H: np.ndarray, size: tuple[int, int], plane_z: float,
     return K, R, t, focal_ok
 
 
-def _line_score(gray: np.ndarray, cam: CameraModel, pts_mm: np.ndarray, offset_mm: float) -> float:
-    """Contrast of a painted line: intensity on the points against points offset_mm beside."""
+def _line_score(gray: np.ndarray, cam: CameraModel, pts_mm: np.ndarray, offset_mm: float,
+                robust: bool = True) -> float:
+    """Contrast of a painted line: intensity on the points against points ``offset_mm`` beside.
+
+    ``robust`` (square-on views): each point looks within +-4 mm across the line for its
+    strongest contrast; a painted line contrasts with the same sign all along, so the median
+    over the points ignores rings, balls and chalk that cross the predicted line in a few
+    places. Otherwise (oblique views) the median absolute contrast at the predicted place
+    (balls crossing the line, such as the rack, are a minority of the points).
+    """
     n = len(pts_mm)
     z = np.zeros((n, 1))
-    on = cam.project(np.hstack([pts_mm, z]))
-    side_a = cam.project(np.hstack([pts_mm + np.array([0, offset_mm]), z]))
-    side_b = cam.project(np.hstack([pts_mm - np.array([0, offset_mm]), z]))
 
-    def sample(p: np.ndarray) -> np.ndarray:
+    def sample(p_mm: np.ndarray) -> np.ndarray:
+        p = cam.project(np.hstack([p_mm, z]))
         return cv2.remap(gray, p[:, 0:1].astype(np.float32), p[:, 1:2].astype(np.float32),
                          cv2.INTER_LINEAR).ravel()
 
-    # a painted line contrasts with the same sign all along: the median ignores rings, balls
-    # and chalk that cross the predicted line in a few places
-    return float(abs(np.median(sample(on) - 0.5 * (sample(side_a) + sample(side_b)))))
+    if not robust:
+        # oblique views: the bed-level prediction can be some 30 mm off at the far end before
+        # the focal length is refined, and the far line is faint: look across a wider band
+        # and take the strongest contrast, whatever its sign
+        best_abs = np.zeros(n)
+        for d in np.arange(-30.0, 30.1, 3.0):
+            shift = np.array([0.0, d])
+            c = sample(pts_mm + shift) - 0.5 * (sample(pts_mm + shift + [0, offset_mm])
+                                                + sample(pts_mm + shift - [0, offset_mm]))
+            best_abs = np.maximum(best_abs, np.abs(c))
+        return float(np.median(best_abs))
+    best = np.zeros(n)
+    for d in (-4.0, -2.0, 0.0, 2.0, 4.0):
+        shift = np.array([0.0, d])
+        c = sample(pts_mm + shift) - 0.5 * (sample(pts_mm + shift + [0, offset_mm])
+                                            + sample(pts_mm + shift - [0, offset_mm]))
+        best = np.where(np.abs(c) > np.abs(best), c, best)
+    return float(abs(np.median(best)))
 
 
-def baulk_evidence(gray: np.ndarray, cam: CameraModel, table: TableGeometry) -> float:
+def baulk_evidence(gray: np.ndarray, cam: CameraModel, table: TableGeometry,
+                   robust: bool = True) -> float:
     """How strongly the baulk line and the D show where this calibration puts them."""
     xs = np.linspace(60, table.width - 60, 80)
     line = np.stack([xs, np.full_like(xs, table.baulk_line)], 1)
     ang = np.linspace(math.pi + 0.2, 2 * math.pi - 0.2, 60)
     arc = np.stack([table.centre_x + table.d_radius * np.cos(ang),
                     table.baulk_line + table.d_radius * np.sin(ang)], 1)
-    return _line_score(gray, cam, line, 12.0) + _line_score(gray, cam, arc, 12.0)
+    return _line_score(gray, cam, line, 12.0, robust) + _line_score(gray, cam, arc, 12.0, robust)

@@ -195,6 +195,42 @@ def cmd_process(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_eval(args: argparse.Namespace) -> int:
+    """Measure the system; with --fast, the CI subset against the stored references."""
+    import subprocess
+
+    from tracker.evaluate import REFERENCE, compare, fast_metrics, reference_from
+
+    if not args.fast:
+        root = Path(__file__).resolve().parents[1]
+        for script in ("bench/calibration_accuracy.py", "bench/perception.py", "bench/render_speed.py"):
+            print(f"== {script}", flush=True)
+            rc = subprocess.call([sys.executable, str(root / script)], cwd=root)
+            if rc:
+                print(f"snooker-tracker eval: {script} failed (exit {rc})", file=sys.stderr)
+                return rc
+    metrics = fast_metrics()
+    out = Path(args.metrics)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(metrics, indent=1))
+    print(json.dumps(metrics, indent=1))
+    ref_path = Path(args.reference) if args.reference else REFERENCE
+    if args.update_reference:
+        old = json.loads(ref_path.read_text()) if ref_path.exists() else None
+        ref_path.write_text(json.dumps(reference_from(metrics, old), indent=1) + "\n")
+        print(f"reference written: {ref_path}")
+        return 0
+    if not ref_path.exists():
+        print(f"snooker-tracker eval: no reference at {ref_path}; make one with --update-reference",
+              file=sys.stderr)
+        return 2
+    regressions = compare(metrics, json.loads(ref_path.read_text()))
+    for r in regressions:
+        print(f"REGRESSION {r}", file=sys.stderr)
+    print(f"{len(metrics) - len(regressions)} passed, {len(regressions)} failed")
+    return 1 if regressions else 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -243,6 +279,13 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--max-frames", type=int, help="stop after this many frames")
     pr.add_argument("--quiet", action="store_true", help="no progress bar")
     pr.set_defaults(func=cmd_process)
+    ev = sub.add_parser("eval", help="measure accuracy and speed; --fast: the CI regression check")
+    ev.add_argument("--fast", action="store_true", help="only the CI subset (about a minute)")
+    ev.add_argument("--metrics", default="out/metrics.json", help="where to write the metrics")
+    ev.add_argument("--reference", help="reference metrics (default bench/reference-metrics.json)")
+    ev.add_argument("--update-reference", action="store_true",
+                    help="store the measured metrics as the new reference (a deliberate commit)")
+    ev.set_defaults(func=cmd_eval)
     return p
 
 

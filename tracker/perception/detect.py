@@ -20,6 +20,10 @@ import numpy as np
 from calibration.profile import Calibration
 
 CLASSES = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black")
+#: A pixel whose chroma (|a - a_cloth| + |b - b_cloth| in 8-bit Lab) exceeds this is not cloth.
+FG_CHROMA = 22
+#: A pixel darker than this fraction of the cloth's lightness is not cloth (the black ball).
+FG_DARK = 0.45
 
 
 @dataclass
@@ -143,10 +147,10 @@ class BallDetector:
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
         c = self.cloth_lab
         chroma = np.abs(lab[..., 1] - int(c[1])) + np.abs(lab[..., 2] - int(c[2]))
-        dark = lab[..., 0] < 0.45 * c[0]
+        dark = lab[..., 0] < FG_DARK * c[0]
         bright = lab[..., 0] > c[0] + 60
-        self._dark = dark & (chroma <= 22)
-        fg = ((chroma > 22) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
+        self._dark = dark & (chroma <= FG_CHROMA)
+        fg = ((chroma > FG_CHROMA) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
         return cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
 
     @staticmethod

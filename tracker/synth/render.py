@@ -127,14 +127,14 @@ class Renderer:
         def to_px(x: float, y: float) -> tuple[int, int]:
             return int(round((x - x0) / k)), int(round((y - y0) / k))
 
-        # pocket fittings (leather / brass) on the rail, the cushion rubber (slightly darker
-        # cloth) up to the jaws, then the bed
-        for p in t.pockets.values():
-            fx, fy = p.fall
-            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
+        # the cushion rubber (slightly darker cloth), the pocket fittings (leather / brass) over
+        # the rail and the cushion ends at the jaws, then the bed, which they never cover
         cush = np.array(CLOTH_RGB[::-1]) * 0.8
         d = t.cushion_depth
         cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), -1)
+        for p in t.pockets.values():
+            fx, fy = p.fall
+            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
         cv2.rectangle(tex, to_px(0, 0), to_px(t.width, t.length), CLOTH_RGB[::-1], -1)
         # cloth nap texture
         noise = self.rng.normal(0, 1, (H // 2, W // 2)).astype(np.float32)

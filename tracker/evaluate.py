@@ -1,0 +1,167 @@
+"""One command that measures the whole system (``snooker-tracker eval``).
+
+``fast_metrics`` is the CI subset (about a minute): the referee replaying every sample log,
+calibration on two synthetic views, perception and calls on two short overhead clips. The
+full run adds the benches that write ``docs/ACCURACY.md`` and ``docs/BENCHMARKS.md``.
+
+``compare`` checks metrics against stored references (``bench/reference-metrics.json``), each
+with a direction and a tolerance, like a stored MOTA table: a metric worse than its tolerance
+is a regression, named with its size. Raising a reference is a deliberate commit
+(``snooker-tracker eval --fast --update-reference``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_videos"
+REFERENCE = ROOT / "bench" / "reference-metrics.json"
+
+
+def _truth(name: str) -> dict:
+    with gzip.open(SAMPLES / f"{name}.gt.json.gz", "rt") as fh:
+        return json.load(fh)
+
+
+def referee_metrics() -> dict[str, float]:
+    """Replay every sample log; count the final scores that differ from the clip's truth."""
+    from tracker.records.parse import read_log
+    from tracker.rules.match import Match
+
+    wrong, n = 0, 0
+    for log in sorted(SAMPLES.glob("*.log.jsonl")):
+        name = log.name.removesuffix(".log.jsonl")
+        m = Match()
+        for _, rec in read_log(log):
+            m.feed(rec)
+        n += 1
+        wrong += dict(zip(m.state.players, m.state.scores, strict=True)) != _truth(name)["summary"]["final_score"]
+    return {"referee.sample_logs": float(n), "referee.sample_scores_wrong": float(wrong)}
+
+
+def calibration_metrics() -> dict[str, float]:
+    """Automatic calibration on the stock overhead and TV synthetic views."""
+    from calibration.auto import calibrate_image, table_corners
+    from calibration.camera import CameraModel
+    from calibration.table import STANDARD_TABLE as T
+    from tracker.rules.snooker import SnookerRules
+    from tracker.synth.render import Renderer, RenderStyle
+
+    out: dict[str, float] = {}
+    for kind in ("overhead", "broadcast"):
+        cam = (CameraModel.overhead(T.length, T.width) if kind == "overhead"
+               else CameraModel.broadcast(T.length, T.width))
+        layout = SnookerRules().setup_positions()
+        layout["white"] = (1000.0, 600.0)
+        cal = calibrate_image(Renderer(cam, T, RenderStyle(seed=4)).render(layout), T)
+        c3 = np.hstack([table_corners(T), np.full((4, 1), T.cushion_height)])
+        corner = np.linalg.norm(cam.project(c3) - cal.camera.project(c3), axis=1)
+        grid = np.array([[x, y, T.ball_radius] for x in np.linspace(40, T.width - 40, 8)
+                         for y in np.linspace(40, T.length - 40, 16)])
+        err = np.linalg.norm(cal.ball_to_table(cam.project(grid)) - grid[:, :2], axis=1)
+        out[f"calibration.{kind}.corner_px_median"] = float(np.median(corner))
+        out[f"calibration.{kind}.ball_mm_p95"] = float(np.percentile(err, 95))
+    return out
+
+
+def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
+                       step: int = 5) -> dict[str, float]:
+    """Positions at rest and calls on the given clips."""
+    import cv2
+
+    from calibration.auto import calibrate_image
+    from calibration.table import STANDARD_TABLE as T
+    from tracker.perception.detect import CLASSES, BallDetector
+    from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
+
+    errs: list[float] = []
+    found = total = swaps = exact = pots_truth = pots_right = false_pots = 0
+    for name in clips:
+        gt = _truth(name)
+        cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
+        ok, first = cap.read()
+        det = BallDetector(calibrate_image(first, T))
+        det.learn_cloth(first)
+        for fi in range(0, gt["summary"]["frames"], step):
+            cap.set(cv2.CAP_PROP_POS_FRAMES, fi)
+            ok, img = cap.read()
+            if not ok:
+                break
+            d = det.detect(img)
+            for ball, v in gt["frames"][fi]["balls"].items():
+                if v["moving"] or v["visible"] < 0.9 or abs(v["z"] - T.ball_radius) > 0.5:
+                    continue
+                total += 1
+                dist = np.linalg.norm(d.mm - np.array(v["xy"]), axis=1) if len(d) else np.array([1e9])
+                j = int(np.argmin(dist))
+                if dist[j] < 30:
+                    found += 1
+                    errs.append(float(dist[j]))
+                    swaps += CLASSES[d.cls[j]] != ("red" if ball.startswith("red") else ball)
+        log = SAMPLES / f"{name}.log.jsonl"
+        with tempfile.TemporaryDirectory() as tmp:
+            res = process_video(SAMPLES / f"{name}.mp4", tmp, players=("Ann", "Bob"),
+                                progress=False, inputs=inputs_from_log(log),
+                                spoken=spoken_from_log(log))
+        exact += res.score == gt["summary"]["final_score"]
+        tp = [(e["ball"].split("_")[0], e["pocket"]) for s in gt["shots"] for e in s["events"]
+              if e["type"] == "pot"]
+        op = [(e.ball.split("_")[0], e.pocket) for s in res.shots for e in s.events
+              if e.type == "pot"]
+        right = sum(min(tp.count(x), op.count(x)) for x in set(tp))
+        pots_truth += len(tp)
+        pots_right += right
+        false_pots += len(op) - right
+    e = np.array(errs) if errs else np.array([np.inf])
+    return {
+        "perception.found_fraction": found / max(total, 1),
+        "perception.position_mm_median": float(np.median(e)),
+        "perception.position_mm_p95": float(np.percentile(e, 95)),
+        "perception.colour_errors": float(swaps),
+        "perception.scores_exact_fraction": exact / len(clips),
+        "perception.pots_missed": float(pots_truth - pots_right),
+        "perception.false_pots": float(false_pots),
+    }
+
+
+def fast_metrics() -> dict[str, float]:
+    """The CI subset."""
+    return {**referee_metrics(), **calibration_metrics(), **perception_metrics()}
+
+
+def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
+    """Regressions of ``metrics`` against ``reference`` ({name: {"value", "better",
+    "tolerance"}}): one line per metric worse than its tolerance, or missing."""
+    out = []
+    for name, ref in reference.items():
+        if name not in metrics:
+            out.append(f"{name}: not measured (reference {ref['value']})")
+            continue
+        v, r, tol = metrics[name], ref["value"], ref["tolerance"]
+        worse = v - r if ref["better"] == "lower" else r - v
+        if worse > tol:
+            out.append(f"{name}: {v:.4g} against reference {r:.4g} ({ref['better']} is better, "
+                       f"tolerance {tol:g}): worse by {worse:.4g}")
+    return out
+
+
+def reference_from(metrics: dict[str, float], old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A reference table from measured metrics (keeping old directions and tolerances)."""
+    lower = ("median", "p95", "errors", "wrong", "missed", "false", "px", "mm")
+    out = {}
+    for k, v in metrics.items():
+        prev = (old or {}).get(k, {})
+        better = prev.get("better") or ("lower" if any(w in k for w in lower) else "higher")
+        tol = prev.get("tolerance")
+        if tol is None:
+            tol = 0.0 if ("wrong" in k or "exact" in k or "pots" in k or "errors" in k or
+                          k.endswith("sample_logs")) else max(0.25 * abs(v), 0.05)
+        out[k] = {"value": round(float(v), 4), "better": better, "tolerance": tol}
+    return out
