@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs the project with its test and synth extras (pooltool too) into .venv, then runs ruff
-# and the test suite. This is the README's test command and what .ci/run calls.
+# Installs the project with its test and synth extras (pooltool too) into .venv, then runs ruff,
+# the test suite and the accuracy regression check against bench/reference-metrics.json.
+# This is the README's test command and what .ci/run calls.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
@@ -10,3 +11,5 @@ python3 -m venv .venv
 .venv/bin/ruff check .
 export POOLTOOL_HOME="${POOLTOOL_HOME:-$PWD/.pooltool-home}"
 .venv/bin/python -m pytest "$@"
+.venv/bin/snooker-tracker eval --fast --metrics out/metrics.json > out-eval.log || { cat out-eval.log; exit 1; }
+tail -n 1 out-eval.log

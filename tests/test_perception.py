@@ -76,3 +76,17 @@ def test_process_errors_are_clear(tmp_path, capsys):
     assert main(["process", str(bad), "--out", str(tmp_path / "o")]) == 2
     err = capsys.readouterr().err
     assert "cannot open the video" in err or "no readable frame" in err
+
+
+def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
+    from tracker import evaluate
+    from tracker.perception import detect
+
+    ref = json.loads(evaluate.REFERENCE.read_text())
+    perception_ref = {k: v for k, v in ref.items() if k.startswith("perception.")}
+    good = evaluate.perception_metrics()
+    assert evaluate.compare(good, perception_ref) == []
+    monkeypatch.setattr(detect, "FG_CHROMA", 90)  # most balls no longer stand out of the cloth
+    broken = evaluate.perception_metrics()
+    regressions = evaluate.compare(broken, perception_ref)
+    assert regressions and any("perception.found_fraction" in r for r in regressions)
