@@ -36,7 +36,8 @@ def table_corners(table: TableGeometry) -> np.ndarray:
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
-                    debug: bool = False) -> Calibration:
+                    debug: bool = False, lens: tuple[np.ndarray, np.ndarray] | None = None
+                    ) -> Calibration:
     """Find the table in ``img`` (BGR) and return its calibration.
 
     Args:
@@ -44,6 +45,8 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         table: the table's size.
         hfov_deg: the camera's horizontal field of view if known (used when the view is too
             square-on for the focal length to be estimated).
+        lens: (K, dist) from a checkerboard calibration: its radial distortion replaces the
+            cushion-straightness estimate and its focal length the assumed field of view.
 
     Raises:
         TableNotFound: with the step that failed and why.
@@ -54,7 +57,13 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     mask = cloth_mask(img)
     quad = outer_quad(mask)
     lines, edges = cushion_lines(img, quad, mask=mask)
-    kn = estimate_radial(edges, (w, h))
+    if lens is not None:
+        K_l, dist_l = np.asarray(lens[0], float), np.asarray(lens[1], float).ravel()
+        r = (w / K_l[0, 0]) ** 2
+        kn = (float(dist_l[0]) * r, float(dist_l[1]) * r * r if len(dist_l) > 1 else 0.0)
+        hfov_deg = hfov_deg or fov_from_focal(float(K_l[0, 0]), w)
+    else:
+        kn = estimate_radial(edges, (w, h))
     und_edges = [undistort_px(e, kn, (w, h)) for e in edges]
     centre = undistort_px(quad.mean(0)[None], kn, (w, h))[0]
     und_lines = [Line.fit(e, centre) for e in und_edges]

@@ -153,3 +153,33 @@ def test_monitor_notices_a_moved_camera_and_a_cut():
     assert moved.state == "recalibrated" and mon.update(6, img_b).state == "ok"
     px = cam_b.project(np.array([[400.0, 2500.0, T.ball_radius]]))
     assert np.linalg.norm(mon.cal.ball_to_table(px)[0] - [400.0, 2500.0]) < 2.0
+
+
+def _board_image(cam: CameraModel, rvec, tvec, inner=(9, 6), square=30.0) -> np.ndarray:
+    """A checkerboard seen by ``cam`` (pose of the board: world = board frame)."""
+    R, _ = cv2.Rodrigues(np.asarray(rvec, float))
+    board_cam = CameraModel(cam.image_size, cam.K, cam.dist, R, np.asarray(tvec, float))
+    w, h = cam.image_size
+    ys, xs = np.mgrid[0:h, 0:w]
+    xy = board_cam.image_to_plane(np.stack([xs.ravel(), ys.ravel()], 1).astype(float), 0.0)
+    i = np.floor(xy[:, 0] / square + 1).astype(int)
+    j = np.floor(xy[:, 1] / square + 1).astype(int)
+    on = (i >= 0) & (i <= inner[0]) & (j >= 0) & (j <= inner[1])
+    val = np.where(on, np.where((i + j) % 2 == 0, 30, 225), 150).astype(np.uint8)
+    return cv2.cvtColor(val.reshape(h, w), cv2.COLOR_GRAY2BGR)
+
+
+def test_checkerboard_recovers_the_lens():
+    from calibration.checkerboard import CheckerboardError, calibrate_lens
+
+    K = CameraModel.intrinsics((640, 480), 60.0)
+    cam = CameraModel((640, 480), K, np.array([-0.12, 0.03, 0, 0, 0]))
+    poses = [((0.1, -0.2, 0.05), (-130, -80, 600)), ((-0.3, 0.1, 0.0), (-140, -60, 550)),
+             ((0.25, 0.3, -0.1), (-160, -90, 650)), ((0.0, 0.0, 0.3), (-120, -110, 500)),
+             ((-0.2, -0.3, 0.1), (-100, -70, 620)), ((0.35, -0.1, 0.2), (-150, -40, 700))]
+    imgs = [_board_image(cam, r, t) for r, t in poses]
+    lens = calibrate_lens(imgs, (9, 6), 30.0)
+    assert abs(lens.K[0, 0] - K[0, 0]) / K[0, 0] < 0.02
+    assert abs(lens.dist[0] - (-0.12)) < 0.03 and lens.rms_px < 0.5
+    with pytest.raises(CheckerboardError, match="found in 2 image"):
+        calibrate_lens(imgs[:2], (9, 6), 30.0)

@@ -151,7 +151,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
                 raise CalibrationError(f"--points is neither a file nor JSON ({exc.msg})") from None
             cal = calibrate_points(points, table, (w, h), args.hfov)
         else:
-            cal = calibrate_image(img, table, args.hfov)
+            lens = None
+            if args.lens:
+                ld = json.loads(Path(args.lens).read_text())
+                lens = (ld["K"], ld["dist"])
+            cal = calibrate_image(img, table, args.hfov, lens=lens)
     except (MediaError, TableNotFound, CalibrationError, ValueError) as exc:
         kind = "no table found" if isinstance(exc, TableNotFound) else "cannot calibrate"
         print(f"snooker-tracker calibrate: {kind}: {exc}", file=sys.stderr)
@@ -231,6 +235,23 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 1 if regressions else 0
 
 
+def cmd_checkerboard(args: argparse.Namespace) -> int:
+    """Lens calibration from checkerboard pictures."""
+    from calibration.checkerboard import CheckerboardError, calibrate_lens
+    from calibration.io import MediaError, read_frame
+
+    try:
+        cols, rows = (int(v) for v in args.inner.lower().split("x"))
+        images = [read_frame(p) for p in args.images]
+        lens = calibrate_lens(images, (cols, rows), args.square)
+    except (MediaError, CheckerboardError, ValueError) as exc:
+        print(f"snooker-tracker checkerboard: {exc}", file=sys.stderr)
+        return 2
+    Path(args.out).write_text(json.dumps(lens.to_dict(), indent=1))
+    print(json.dumps({"lens": args.out, "rms_px": round(lens.rms_px, 3), "views": lens.views}))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -264,6 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
                                     "(docs/CALIBRATION.md)")
     c.add_argument("--hfov", type=float, help="camera horizontal field of view, degrees, if known")
     c.add_argument("--frame", type=int, help="video frame to use (default: the middle one)")
+    c.add_argument("--lens", help="lens file from `snooker-tracker checkerboard`")
     c.set_defaults(func=cmd_calibrate)
     pr = sub.add_parser("process", help="referee a video: calls, match log, scoreboard")
     pr.add_argument("video", nargs="?", help="video file (default: the bundled overhead sample)")
@@ -279,6 +301,12 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--max-frames", type=int, help="stop after this many frames")
     pr.add_argument("--quiet", action="store_true", help="no progress bar")
     pr.set_defaults(func=cmd_process)
+    cb = sub.add_parser("checkerboard", help="lens calibration from checkerboard pictures")
+    cb.add_argument("images", nargs="+", help="pictures of the board in different poses")
+    cb.add_argument("--inner", default="9x6", help="inner corners COLUMNSxROWS (default 9x6)")
+    cb.add_argument("--square", type=float, default=25.0, help="square size, mm")
+    cb.add_argument("--out", required=True, help="lens file to write (JSON)")
+    cb.set_defaults(func=cmd_checkerboard)
     ev = sub.add_parser("eval", help="measure accuracy and speed; --fast: the CI regression check")
     ev.add_argument("--fast", action="store_true", help="only the CI subset (about a minute)")
     ev.add_argument("--metrics", default="out/metrics.json", help="where to write the metrics")
