@@ -20,6 +20,7 @@ from calibration.auto import calibrate_image, table_corners
 from calibration.camera import CameraModel
 from calibration.rectify import rectified
 from calibration.table import STANDARD_TABLE, TableGeometry
+from tracker.evaluate import replace_section
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.render import Renderer, RenderStyle
 
@@ -166,14 +167,7 @@ def main() -> None:
                   "frames, for evaluation only):", ""]
         lines += [f"- `{rel}`: {desc}" for rel, desc in st]
     section = "\n".join(lines) + "\n"
-    text = DOC.read_text() if DOC.exists() else "# Accuracy\n\nEvery figure with the command that made it.\n\n"
-    start = text.find("## Calibration")
-    if start >= 0:
-        end = text.find("\n## ", start + 5)
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    DOC.write_text(text)
+    replace_section(DOC, "Calibration", section)
     print(section)
 
 

@@ -11,92 +11,28 @@ each stage on the 1080p overhead clip, beside the decode-only rate of the same f
 from __future__ import annotations
 
 import datetime
-import gzip
 import json
 import os
 import platform
 import subprocess
-import tempfile
 import time
 from pathlib import Path
 
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image
-from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetector
-from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
+from tracker.evaluate import call_outcome, position_errors, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_videos"
 
 
-def truth(name: str) -> dict:
-    with gzip.open(SAMPLES / f"{name}.gt.json.gz", "rt") as fh:
-        return json.load(fh)
-
-
-def positions(name: str, step: int = 5) -> dict:
-    gt = truth(name)
-    cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
-    ok, first = cap.read()
-    det = BallDetector(calibrate_image(first, T))
-    det.learn_cloth(first)
-    errs, found, total, swaps, fps_ = [], 0, 0, 0, 0
-    for fi in range(0, gt["summary"]["frames"], step):
-        cap.set(cv2.CAP_PROP_POS_FRAMES, fi)
-        ok, img = cap.read()
-        if not ok:
-            break
-        d = det.detect(img)
-        matched = set()
-        for ball, v in gt["frames"][fi]["balls"].items():
-            if v["moving"] or v["visible"] < 0.9 or abs(v["z"] - T.ball_radius) > 0.5:
-                continue
-            total += 1
-            dist = np.linalg.norm(d.mm - np.array(v["xy"]), axis=1) if len(d) else np.array([1e9])
-            j = int(np.argmin(dist))
-            if dist[j] < 30:
-                found += 1
-                matched.add(j)
-                errs.append(dist[j])
-                swaps += CLASSES[d.cls[j]] != ("red" if ball.startswith("red") else ball)
-        fps_ += len(d) - len(matched)
-    e = np.array(errs)
-    return {"balls": total, "found": found, "median": float(np.median(e)),
-            "p95": float(np.percentile(e, 95)), "max": float(e.max()), "colour_errors": swaps,
-            "unmatched_detections": fps_}
-
-
-def calls(name: str) -> dict:
-    gt = truth(name)
-    log = SAMPLES / f"{name}.log.jsonl"
-    with tempfile.TemporaryDirectory() as tmp:
-        res = process_video(SAMPLES / f"{name}.mp4", tmp, players=("Ann", "Bob"), progress=False,
-                            inputs=inputs_from_log(log), spoken=spoken_from_log(log))
-    tp = sorted((e["ball"].split("_")[0], e["pocket"]) for s in gt["shots"] for e in s["events"]
-                if e["type"] == "pot")
-    op = sorted((e.ball.split("_")[0], e.pocket) for s in res.shots for e in s.events
-                if e.type == "pot")
-    right = sum(min(tp.count(x), op.count(x)) for x in set(tp))
-
-    def first_kind(events, white="white"):
-        for e in events:
-            if e["type"] == "contact" and white in e["balls"]:
-                return next(b for b in e["balls"] if b != white).split("_")[0]
-        return None
-
-    firsts_ok = 0
-    for s_gt, s_ours in zip(gt["shots"], res.shots, strict=False):
-        ours = [{"type": str(e.type), "balls": list(e.balls)} for e in s_ours.events]
-        firsts_ok += first_kind(s_gt["events"]) == first_kind(ours)
-    return {"strokes_truth": len(gt["shots"]), "strokes_found": len(res.shots),
-            "pots_truth": len(tp), "pots_right_pocket": right, "false_pots": len(op) - right,
-            "first_contact_right": firsts_ok, "score": res.score,
-            "score_truth": gt["summary"]["final_score"],
-            "exact": res.score == gt["summary"]["final_score"], "fps": res.times.fps(),
-            "frames": res.frames}
+def positions(name: str) -> dict:
+    r = position_errors(name, 5)
+    e = np.array(r["errors"])
+    return {"balls": r["total"], "found": r["found"], "median": float(np.median(e)),
+            "p95": float(np.percentile(e, 95)), "max": float(e.max()),
+            "colour_errors": r["colour_errors"], "unmatched_detections": r["unmatched_detections"]}
 
 
 def decode_only(path: Path) -> float:
@@ -110,17 +46,6 @@ def decode_only(path: Path) -> float:
     return n / (time.perf_counter() - t0)
 
 
-def replace_section(doc: Path, title: str, section: str) -> None:
-    text = doc.read_text() if doc.exists() else f"# {doc.stem.title()}\n\n"
-    start = text.find(f"## {title}")
-    if start >= 0:
-        end = text.find("\n## ", start + 5)
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    doc.write_text(text)
-
-
 def main() -> None:
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
@@ -128,7 +53,7 @@ def main() -> None:
             f"commit `{commit}`, by `python bench/perception.py`.")
     clips = ["overhead_frame", "overhead_miss", "overhead_free_ball", "broadcast_pots"]
     pos = {c: positions(c) for c in clips}
-    cl = {c: calls(c) for c in clips}
+    cl = {c: call_outcome(c) for c in clips}
     lines = ["## Perception", "", head, "",
              "Ball positions at rest (every 5th frame, balls at least 90 % visible) against the "
              "exact ground truth, automatic calibration, no hint:", "",

@@ -22,6 +22,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
+from tracker.evaluate import replace_section
 from tracker.synth.render import Renderer, RenderStyle
 from tracker.synth.scenarios import build
 from tracker.synth.video import VideoWriter, frame_truth_dict
@@ -82,14 +83,7 @@ def main() -> None:
     lines.append("Physics (pooltool) is extra: about 0.1–0.4 s per stroke after a one-off JIT "
                  "compilation of about 30 s.")
     section = "\n".join(lines) + "\n"
-    text = DOC.read_text() if DOC.exists() else "# Benchmarks\n\n"
-    start = text.find("## Render speed")
-    if start >= 0:
-        end = text.find("\n## ", start + 5)
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
-    else:
-        text = text.rstrip() + "\n\n" + section
-    DOC.write_text(text)
+    replace_section(DOC, "Render speed (synthetic world)", section)
     print(f"wrote {DOC}")
 
 

@@ -6,14 +6,10 @@ import gzip
 import json
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
 
-from calibration.auto import calibrate_image
-from calibration.table import STANDARD_TABLE as T
 from tracker.cli import main
-from tracker.perception.detect import CLASSES, BallDetector
 from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
@@ -25,31 +21,13 @@ def truth(name: str) -> dict:
 
 
 def test_detection_accuracy_on_the_overhead_clip():
-    gt = truth("overhead_frame")
-    cap = cv2.VideoCapture(str(SAMPLES / "overhead_frame.mp4"))
-    ok, first = cap.read()
-    det = BallDetector(calibrate_image(first, T))
-    det.learn_cloth(first)
-    errs, found, total, swaps = [], 0, 0, 0
-    for fi in range(0, gt["summary"]["frames"], 25):
-        cap.set(cv2.CAP_PROP_POS_FRAMES, fi)
-        ok, img = cap.read()
-        d = det.detect(img)
-        for ball, v in gt["frames"][fi]["balls"].items():
-            if v["moving"] or v["visible"] < 0.9 or abs(v["z"] - T.ball_radius) > 0.5:
-                continue
-            total += 1
-            dist = np.linalg.norm(d.mm - np.array(v["xy"]), axis=1) if len(d) else np.array([1e9])
-            j = int(np.argmin(dist))
-            if dist[j] < 30:
-                found += 1
-                errs.append(dist[j])
-                kind = "red" if ball.startswith("red") else ball
-                swaps += CLASSES[d.cls[j]] != kind
-    errs = np.array(errs)
-    assert found / total >= 0.98
+    from tracker.evaluate import position_errors
+
+    r = position_errors("overhead_frame", step=25)
+    errs = np.array(r["errors"])
+    assert r["found"] / r["total"] >= 0.98
     assert np.median(errs) <= 2.0 and np.percentile(errs, 95) <= 5.0
-    assert swaps == 0
+    assert r["colour_errors"] == 0
 
 
 @pytest.mark.parametrize("name", ["overhead_frame", "overhead_miss", "overhead_free_ball"])

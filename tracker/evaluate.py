@@ -71,54 +71,93 @@ def calibration_metrics() -> dict[str, float]:
     return out
 
 
-def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
-                       step: int = 5) -> dict[str, float]:
-    """Positions at rest and calls on the given clips."""
+def position_errors(name: str, step: int = 5) -> dict[str, Any]:
+    """Detections of a sample clip against its exact truth: balls at rest and at least 90 %
+    visible, every ``step``-th frame. Returns errors (mm), found/total, colour errors and
+    detections matching no ball."""
     import cv2
 
     from calibration.auto import calibrate_image
     from calibration.table import STANDARD_TABLE as T
     from tracker.perception.detect import CLASSES, BallDetector
+
+    gt = _truth(name)
+    cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
+    ok, first = cap.read()
+    det = BallDetector(calibrate_image(first, T))
+    det.learn_cloth(first)
+    errs: list[float] = []
+    found = total = swaps = unmatched = 0
+    for fi in range(0, gt["summary"]["frames"], step):
+        cap.set(cv2.CAP_PROP_POS_FRAMES, fi)
+        ok, img = cap.read()
+        if not ok:
+            break
+        d = det.detect(img)
+        matched = set()
+        for ball, v in gt["frames"][fi]["balls"].items():
+            if v["moving"] or v["visible"] < 0.9 or abs(v["z"] - T.ball_radius) > 0.5:
+                continue
+            total += 1
+            dist = np.linalg.norm(d.mm - np.array(v["xy"]), axis=1) if len(d) else np.array([1e9])
+            j = int(np.argmin(dist))
+            if dist[j] < 30:
+                found += 1
+                matched.add(j)
+                errs.append(float(dist[j]))
+                swaps += CLASSES[d.cls[j]] != ("red" if ball.startswith("red") else ball)
+        unmatched += len(d) - len(matched)
+    return {"errors": errs, "found": found, "total": total, "colour_errors": swaps,
+            "unmatched_detections": unmatched}
+
+
+def call_outcome(name: str) -> dict[str, Any]:
+    """Process a sample clip with its operator inputs; compare strokes, pots and score."""
     from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
 
+    gt = _truth(name)
+    log = SAMPLES / f"{name}.log.jsonl"
+    with tempfile.TemporaryDirectory() as tmp:
+        res = process_video(SAMPLES / f"{name}.mp4", tmp, players=("Ann", "Bob"), progress=False,
+                            inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+    tp = [(e["ball"].split("_")[0], e["pocket"]) for s in gt["shots"] for e in s["events"]
+          if e["type"] == "pot"]
+    op = [(e.ball.split("_")[0], e.pocket) for s in res.shots for e in s.events if e.type == "pot"]
+    right = sum(min(tp.count(x), op.count(x)) for x in set(tp))
+
+    def first_kind(events: list[tuple[str, tuple[str, ...]]]) -> str | None:
+        for kind, balls in events:
+            if kind == "contact" and "white" in balls:
+                return next(b for b in balls if b != "white").split("_")[0]
+        return None
+
+    firsts = sum(
+        first_kind([(e["type"], tuple(e["balls"])) for e in g["events"] if "balls" in e])
+        == first_kind([(str(e.type), e.balls) for e in o.events])
+        for g, o in zip(gt["shots"], res.shots, strict=False))
+    return {"strokes_truth": len(gt["shots"]), "strokes_found": len(res.shots),
+            "pots_truth": len(tp), "pots_right_pocket": right, "false_pots": len(op) - right,
+            "first_contact_right": firsts, "score": res.score,
+            "score_truth": gt["summary"]["final_score"],
+            "exact": res.score == gt["summary"]["final_score"], "fps": res.times.fps(),
+            "frames": res.frames}
+
+
+def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
+                       step: int = 5) -> dict[str, float]:
+    """Positions at rest and calls on the given clips."""
     errs: list[float] = []
-    found = total = swaps = exact = pots_truth = pots_right = false_pots = 0
+    found = total = swaps = exact = pots_missed = false_pots = 0
     for name in clips:
-        gt = _truth(name)
-        cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
-        ok, first = cap.read()
-        det = BallDetector(calibrate_image(first, T))
-        det.learn_cloth(first)
-        for fi in range(0, gt["summary"]["frames"], step):
-            cap.set(cv2.CAP_PROP_POS_FRAMES, fi)
-            ok, img = cap.read()
-            if not ok:
-                break
-            d = det.detect(img)
-            for ball, v in gt["frames"][fi]["balls"].items():
-                if v["moving"] or v["visible"] < 0.9 or abs(v["z"] - T.ball_radius) > 0.5:
-                    continue
-                total += 1
-                dist = np.linalg.norm(d.mm - np.array(v["xy"]), axis=1) if len(d) else np.array([1e9])
-                j = int(np.argmin(dist))
-                if dist[j] < 30:
-                    found += 1
-                    errs.append(float(dist[j]))
-                    swaps += CLASSES[d.cls[j]] != ("red" if ball.startswith("red") else ball)
-        log = SAMPLES / f"{name}.log.jsonl"
-        with tempfile.TemporaryDirectory() as tmp:
-            res = process_video(SAMPLES / f"{name}.mp4", tmp, players=("Ann", "Bob"),
-                                progress=False, inputs=inputs_from_log(log),
-                                spoken=spoken_from_log(log))
-        exact += res.score == gt["summary"]["final_score"]
-        tp = [(e["ball"].split("_")[0], e["pocket"]) for s in gt["shots"] for e in s["events"]
-              if e["type"] == "pot"]
-        op = [(e.ball.split("_")[0], e.pocket) for s in res.shots for e in s.events
-              if e.type == "pot"]
-        right = sum(min(tp.count(x), op.count(x)) for x in set(tp))
-        pots_truth += len(tp)
-        pots_right += right
-        false_pots += len(op) - right
+        pos = position_errors(name, step)
+        errs += pos["errors"]
+        found += pos["found"]
+        total += pos["total"]
+        swaps += pos["colour_errors"]
+        calls = call_outcome(name)
+        exact += calls["exact"]
+        pots_missed += calls["pots_truth"] - calls["pots_right_pocket"]
+        false_pots += calls["false_pots"]
     e = np.array(errs) if errs else np.array([np.inf])
     return {
         "perception.found_fraction": found / max(total, 1),
@@ -126,9 +165,21 @@ def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free
         "perception.position_mm_p95": float(np.percentile(e, 95)),
         "perception.colour_errors": float(swaps),
         "perception.scores_exact_fraction": exact / len(clips),
-        "perception.pots_missed": float(pots_truth - pots_right),
+        "perception.pots_missed": float(pots_missed),
         "perception.false_pots": float(false_pots),
     }
+
+
+def replace_section(doc: Path, title: str, section: str) -> None:
+    """Replace (or append) the ``## title`` section of a markdown file."""
+    text = doc.read_text() if doc.exists() else f"# {doc.stem.title()}\n\n"
+    start = text.find(f"## {title}")
+    if start >= 0:
+        end = text.find("\n## ", start + 5)
+        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+    else:
+        text = text.rstrip() + "\n\n" + section
+    doc.write_text(text)
 
 
 def fast_metrics() -> dict[str, float]:
