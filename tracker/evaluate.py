@@ -176,7 +176,8 @@ def replace_section(doc: Path, title: str, section: str) -> None:
     start = text.find(f"## {title}")
     if start >= 0:
         end = text.find("\n## ", start + 5)
-        text = text[:start] + section + (text[end + 1:] if end >= 0 else "")
+        rest = text[end + 1:] if end >= 0 else ""
+        text = text[:start] + section.rstrip() + "\n" + ("\n" + rest if rest else "")
     else:
         text = text.rstrip() + "\n\n" + section
     doc.write_text(text)
