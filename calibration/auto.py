@@ -36,8 +36,7 @@ def table_corners(table: TableGeometry) -> np.ndarray:
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
-                    debug: bool = False, lens: tuple[np.ndarray, np.ndarray] | None = None
-                    ) -> Calibration:
+                    lens: tuple[np.ndarray, np.ndarray] | None = None) -> Calibration:
     """Find the table in ``img`` (BGR) and return its calibration.
 
     Args:
@@ -80,8 +79,6 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         H = cv2.getPerspectiveTransform(model.astype(np.float32), img_pts.astype(np.float32))
         K, R, t, focal_ok = pose_from_homography(H, (w, h), table.cushion_height,
                                                  hfov_deg or DEFAULT_HFOV_DEG)
-        if hfov_deg is not None and not focal_ok:
-            pass
         ratio = (K[0, 0] / w) ** 2
         cam = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
         if cam.centre[2] <= 0:
@@ -113,12 +110,6 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         keep = [c for c in candidates if c[1] != long_pair_is_0]
         candidates = keep or candidates
     evs = np.array([c[0] for c in candidates])
-    if debug:
-        print("evidence", evs, [c[2] for c in candidates])
-        for c in candidates:
-            cm = c[3]
-            print(" rot", c[2], "f", round(cm.K[0, 0]), "focal_ok", c[4], "baulk centre px",
-                  cm.project(np.array([[table.centre_x, table.baulk_line, 0.0]])).round(1))
     best = int(np.argmax(evs))
     orientation = "markings"
     second = np.sort(evs)[-2] if len(evs) > 1 else 0.0

@@ -26,7 +26,7 @@ from tracker.perception.detect import BallDetector
 from tracker.perception.events import StrokeDetector
 from tracker.perception.track import Tracker
 from tracker.records.parse import record_to_dict
-from tracker.records.shot import EventType, FrameStart, OperatorInput, Shot
+from tracker.records.shot import FrameStart, OperatorInput, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
@@ -280,8 +280,3 @@ def _observed_start(detector: BallDetector, tracker: Tracker, first, players) ->
     if n_red >= 15 and colours == 6 and B.WHITE not in st.pos:
         return FrameStart(1, players, breaker=players[0])
     return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
-
-
-def pots_of(shot: Shot) -> list[str]:
-    """Balls potted in a shot record."""
-    return [e.ball for e in shot.events if e.type == EventType.POT]

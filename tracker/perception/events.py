@@ -9,7 +9,6 @@ every ball has been at rest for ``settle_s``; its shot record then goes to the r
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -33,7 +32,6 @@ REVIEW_SIMULTANEOUS_S = 0.01
 @dataclass
 class _Stroke:
     t0: float
-    frame0: int
     before: dict[str, tuple[float, float]]
     track: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
     started: dict[str, float] = field(default_factory=dict)
@@ -85,7 +83,7 @@ class StrokeDetector:
                     before = dict(self.last_rest_pos) or dict(prev.pos)
                     before[B.WHITE] = prev.pos[B.WHITE]
                     self.white_rest_frames = 0
-                    self.stroke = _Stroke(t0=prev.t + 0.5 / self.fps, frame0=prev.frame, before=before)
+                    self.stroke = _Stroke(t0=prev.t + 0.5 / self.fps, before=before)
                     self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
@@ -187,8 +185,3 @@ class StrokeDetector:
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
                     positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
                     needs_review=tuple(s.review))
-
-
-def dist(a: tuple[float, float], b: tuple[float, float]) -> float:
-    """Distance between two table points, mm."""
-    return math.dist(a, b)

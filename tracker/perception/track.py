@@ -12,7 +12,6 @@ a potted white comes back when placed in hand.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -257,7 +256,3 @@ class Tracker:
         moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
         visible = {b for b, s in self.slots.items() if s.seen}
         return TableState(frame, t, pos, moving, visible, pots, appeared)
-
-    def speed(self, ball: str) -> float:
-        """Current speed of a ball, mm/s."""
-        return float(math.hypot(*self.slots[ball].vel))

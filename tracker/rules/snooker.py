@@ -437,7 +437,7 @@ class SnookerRules:
                 res = G.snooker_test(post[B.WHITE], _objects(post), on_n, self.table)
                 if res.snookered and ctx.fb in res.effective:
                     add("snooker_behind_free_ball", (), fmt={"ball": ctx.fb})
-        if (not foul and not fouls and self.no_snooker_behind_nominated and ctx.nominated
+        if (not fouls and self.no_snooker_behind_nominated and ctx.nominated
                 and points_scored == 0 and post is not None and B.WHITE in post):
             phase_n, seq_n = self.start_of_turn(frozenset(on_after))
             on_n = self.balls_on_for_turn(frozenset(on_after), phase_n, seq_n)
@@ -737,7 +737,7 @@ class SnookerRules:
         notes.extend(end_notes)
         dec = self._decision(st, shot, nxt, (), 0, {st.players[striker]: pts}, False, (),
                              respots, notes, review, potted=tuple(potted), ctx=ctx,
-                             break_points=break_points if pts > 0 else break_points)
+                             break_points=break_points)
         return dec, nxt
 
     def _after_foul(self, st: FrameState, shot: Shot, ctx: _Ctx, fouls: list[Foul], pen: int,

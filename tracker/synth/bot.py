@@ -8,7 +8,6 @@ arrive at the point 2R behind it on the line from the pocket.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from dataclasses import dataclass
 
 import numpy as np
@@ -192,8 +191,3 @@ def st_needs_lots(w: World) -> bool:
     """True right after the black was re-spotted (nobody has struck since)."""
     last = w.outputs[-1] if w.outputs else {}
     return any("re-spotted" in n for n in last.get("notes", []))
-
-
-def positions_copy(p: Mapping[str, Position]) -> dict[str, Position]:
-    """A plain copy of a layout."""
-    return {k: (float(v[0]), float(v[1])) for k, v in p.items()}
