@@ -107,7 +107,10 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         # a camera at one end looks along the table: the long cushions converge toward a
         # vanishing point while the short ones stay nearly parallel
         long_pair_is_0 = converge(0) > converge(1)
-        keep = [c for c in candidates if c[1] != long_pair_is_0]
+        # the model's first side (the baulk cushion, short) is image side ``rot``: it must
+        # lie on the pair that does not converge (its length on screen says nothing here: the
+        # near short cushion can be the longest line in the picture)
+        keep = [c for c in candidates if (c[2] % 2 == 0) != long_pair_is_0]
         candidates = keep or candidates
     evs = np.array([c[0] for c in candidates])
     best = int(np.argmax(evs))

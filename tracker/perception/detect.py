@@ -64,10 +64,9 @@ class BallDetections:
                               np.zeros((0, 8)), z)
 
 
-# Class prototypes in a "normalised colour" space: (hue cos, hue sin scaled by saturation,
-# saturation, value), from the renderer and broadcast stills. Learned per video by
-# :meth:`BallDetector.learn_colours` when the opening rack is seen.
-_PROTO_HSV = {  # OpenCV HSV: H 0..180, S and V 0..255
+# Class prototypes: typical colours (OpenCV HSV: H 0..180, S and V 0..255) from the renderer and
+# broadcast stills. Learned per camera by :meth:`BallDetector.learn_colours`.
+_PROTO_HSV = {
     "white": (30, 20, 235),
     "red": (178, 220, 150),
     "yellow": (26, 210, 225),
@@ -79,12 +78,24 @@ _PROTO_HSV = {  # OpenCV HSV: H 0..180, S and V 0..255
 }
 
 
-def _feature(hsv: np.ndarray) -> np.ndarray:
-    """Colour features (N, 4) from HSV (N, 3)."""
+def _feature(bgr: np.ndarray) -> np.ndarray:
+    """Colour features (N, 5) of BGR pixels (N, 3): hue as a vector scaled by saturation (2),
+    saturation, value, and the green share G / (R + G + B), which separates a brown from a red
+    even where an over-exposed red and a bright brown have almost the same hue."""
+    px = np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3)
+    hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     h = hsv[:, 0].astype(np.float32) * (2 * np.pi / 180.0)
     s = hsv[:, 1].astype(np.float32) / 255.0
     v = hsv[:, 2].astype(np.float32) / 255.0
-    return np.stack([np.cos(h) * s, np.sin(h) * s, s * 0.5, v * 1.2], axis=1)
+    f = px.reshape(-1, 3).astype(np.float32)
+    g_share = f[:, 1] / np.maximum(f.sum(1), 1.0)
+    return np.stack([np.cos(h) * s, np.sin(h) * s, s * 0.5, v * 1.2, g_share * 2.0], axis=1)
+
+
+def _proto_features() -> np.ndarray:
+    """Features (8, 5) of the stock prototypes."""
+    hsv = np.array(list(_PROTO_HSV.values()), np.uint8).reshape(-1, 1, 3)
+    return _feature(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).reshape(-1, 3))
 
 
 class BallDetector:
@@ -126,7 +137,9 @@ class BallDetector:
                                               t.ball_radius)[0] * scale - c_px)
             cv2.circle(self.pocket_zone, (int(c_px[0]), int(c_px[1])), int(rad * 1.3), 1, -1)
         self.cloth_lab: np.ndarray | None = None
-        self.protos = _feature(np.array(list(_PROTO_HSV.values()), np.float32))
+        k = max(3, int(0.8 * self.r_px * scale) | 1)
+        self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
+        self.protos = _proto_features()
 
     # ------------------------------------------------------------------ set-up
     def learn_cloth(self, frame: np.ndarray) -> None:
@@ -136,14 +149,17 @@ class BallDetector:
         inside = self.bed.ravel().astype(bool)
         self.cloth_lab = np.median(lab[inside], axis=0).astype(np.float32)
         # fixtures beside the bed (pocket fittings, jaws) are not balls: mask them out
-        fg = self.foreground(small)
-        k = max(3, int(0.5 * self.r_px * self.scale) * 2 + 1)
-        inner = cv2.erode(self.bed, np.ones((k, k), np.uint8))
-        self.static = cv2.dilate(fg & ((1 - inner) | self.pocket_zone), np.ones((3, 3), np.uint8))
+        # (outside the bed, or the darker-than-cloth pocket holes): a ball inside the bed, even touching a
+        # cushion or in the jaws, keeps its pixels on the bed
+        fg = self.foreground(small, opened=False)
+        light = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
+        holes = (light < 0.7 * self.cloth_lab[0]) & self.pocket_zone.astype(bool)
+        self.static = cv2.dilate(fg & ((1 - self.bed) | holes.astype(np.uint8)), np.ones((3, 3), np.uint8))
 
     # ------------------------------------------------------------------ per frame
-    def foreground(self, small: np.ndarray) -> np.ndarray:
-        """Non-cloth mask (uint8 0/1) of a downscaled frame."""
+    def foreground(self, small: np.ndarray, opened: bool = True) -> np.ndarray:
+        """Non-cloth mask (uint8 0/1) of a downscaled frame; ``opened=False`` skips the
+        opening that removes thin things."""
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
         c = self.cloth_lab
         chroma = np.abs(lab[..., 1] - int(c[1])) + np.abs(lab[..., 2] - int(c[2]))
@@ -151,7 +167,21 @@ class BallDetector:
         bright = lab[..., 0] > c[0] + 60
         self._dark = dark & (chroma <= FG_CHROMA)
         fg = ((chroma > FG_CHROMA) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
-        return cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        if not opened:
+            return fg
+        # an opening by a disc of about 0.8 ball radii keeps balls (and their motion-blur
+        # streaks) and removes thin things: projected rings, chalk lines, the cue's shaft, the
+        # neck between two touching balls ...
+        fine = cv2.morphologyEx(fg, cv2.MORPH_OPEN, np.ones((2, 2), np.uint8))
+        out = cv2.morphologyEx(fg, cv2.MORPH_OPEN, self._open_kernel)
+        # ... but a ball close to the cloth's colour (the green on a green cloth) shows only
+        # scattered parts that the opening would erase: a small, compact blob is kept whole
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(fine, 8)
+        r = self.r_px * self.scale
+        w, h, a = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
+        keep = (np.maximum(w, h) <= 2.6 * r) & (a <= 1.5 * np.pi * r * r)
+        keep[0] = False
+        return out | keep[lab].astype(np.uint8)
 
     @staticmethod
     def _blurred_ball(sub: np.ndarray, r: float, area1: float) -> np.ndarray | None:
@@ -222,13 +252,16 @@ class BallDetector:
                     continue
             x, y, w_, h_ = stats[k, :4]
             sub = (lab[y:y + h_, x:x + w_] == k)
-            blur = self._blurred_ball(sub, r, area1)
-            if blur is not None:
-                centres.append(blur + np.array([x, y], float))
-                continue
             if self._dark[y:y + h_, x:x + w_][sub].mean() > 0.5 and area > 4 * area1:
                 continue  # a player's body or arm (dark, wide): an occluder, not balls
-            centres.extend(self._cluster(frame, x, y, w_, h_, sub))
+            # touching balls show two or more sharp circles; a ball smeared by motion blur
+            # shows none, only a convex streak one ball wide
+            circles = self._cluster(frame, x, y, w_, h_, sub)
+            if len(circles) < 2:
+                blur = self._blurred_ball(sub, r, area1)
+                if blur is not None:
+                    circles = [blur + np.array([x, y], float)]
+            centres.extend(circles)
         if not centres:
             return BallDetections.empty()
         px = self._refine(frame, np.array(centres) / self.scale)
@@ -275,6 +308,7 @@ class BallDetector:
         return out
 
     def _colour_features(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """Median colour features (N, 5) of the disc of 0.55 radii around each centre (N, 2)."""
         r = max(2, int(0.55 * self.r_px))
         h, w = frame.shape[:2]
         feats = []
@@ -282,11 +316,9 @@ class BallDetector:
             xi, yi = int(round(x)), int(round(y))
             patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
             if patch.size == 0:
-                feats.append(np.zeros(4, np.float32))
+                feats.append(np.zeros(5, np.float32))
                 continue
-            hsv = cv2.cvtColor(patch, cv2.COLOR_BGR2HSV).reshape(-1, 3)
-            f = _feature(hsv)
-            feats.append(np.median(f, axis=0))
+            feats.append(np.median(_feature(patch.reshape(-1, 3)), axis=0))
         return np.array(feats, np.float32)
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
@@ -295,6 +327,144 @@ class BallDetector:
         logits -= logits.max(1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(1, keepdims=True)
+
+    def learn_colours(self, frames: list[np.ndarray] | np.ndarray, iterations: int = 5) -> None:
+        """Adapt the eight colour prototypes to this camera and light from frames of balls at
+        rest (the opening rack, or any layouts seen by the same camera).
+
+        Each round labels every frame's detections with :func:`constrained_classes` (one
+        white, at most 15 reds, one of each colour per frame) and moves every class's
+        prototype to the mean feature of its balls over all frames; a class never seen keeps
+        its prototype. The camera's white balance and exposure move all colours together, so
+        a brown that reads almost red under a strong light is still told apart from the reds
+        by being, in each frame, the one ball most like the brown. The first round gives
+        lightness little weight (exposure moves it most) and ranks the balls within the frame
+        (each class's cost less its best ball's cost) instead of trusting the stock prototypes'
+        absolute distances.
+        """
+        if isinstance(frames, np.ndarray):
+            frames = [frames]
+        seen = []
+        for f in frames:
+            det = self.detect(f)
+            if len(det):
+                seen.append(self._colour_features(f, det.px))
+        if not seen:
+            return
+        for it in range(iterations):
+            sums = np.zeros_like(self.protos)
+            counts = np.zeros(len(CLASSES))
+            for feats in seen:
+                cost = self._cost(feats, 0.2 if it == 0 else 1.0)
+                if it == 0:
+                    # stock prototypes are only a rough guide: rank within the frame (each
+                    # class's place goes to the ball most like it, relative to the others)
+                    rel = cost - cost.min(0, keepdims=True)
+                    cost = np.where(cost < 0.6, rel, cost)
+                cls = constrained_classes(cost, unique_bonus=0.1)
+                for k in range(len(CLASSES)):
+                    sums[k] += feats[cls == k].sum(0)
+                    counts[k] += (cls == k).sum()
+            protos = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], self.protos)
+            done = np.allclose(protos, self.protos)
+            self.protos = protos.astype(np.float32)
+            if done:
+                break
+
+    def _cost(self, feats: np.ndarray, value_weight: float = 1.0) -> np.ndarray:
+        """Squared feature distance (N, 8) of each detection to each class prototype, the
+        lightness term scaled by ``value_weight``."""
+        w = np.array([1.0, 1.0, 1.0, value_weight, 1.0], np.float32)
+        return (((feats[:, None, :] - self.protos[None, :, :]) ** 2) * w).sum(-1)
+
+    def detect_constrained(self, frame: np.ndarray) -> BallDetections:
+        """Detections of one still frame labelled under the game's constraint (see
+        :func:`constrained_classes`); detections left without a class (more balls of a colour
+        than the game has) are dropped."""
+        det = self.detect(frame)
+        if len(det):
+            feats = self._colour_features(frame, det.px)
+            cls = constrained_classes(self._cost(feats))
+            keep = cls >= 0
+            det = det[keep]
+            det.cls = cls[keep]
+            det.conf = det.probs[np.arange(len(det)), det.cls]
+        missing = [k for k, name in enumerate(CLASSES) if CAPACITY[name] == 1 and k not in set(det.cls)]
+        return self.find_missing(frame, det, missing)
+
+    def find_missing(self, frame: np.ndarray, det: BallDetections, classes: list[int],
+                     max_cost: float = 0.15) -> BallDetections:
+        """Look for balls of the given classes (indices into :data:`CLASSES`) that the
+        cloth-difference mask missed: a green ball on a blue-green cloth differs from it in
+        saturation more than in hue. For each class, the disc of 0.6 ball radii whose pixels
+        are, on average, nearest that class's prototype is a ball of it when the mean cost is
+        under ``max_cost`` and it lies clear of every detection. Returns ``det`` with those
+        balls added."""
+        if not classes or self.cloth_lab is None:
+            return det
+        small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+        feats = _feature(small.reshape(-1, 3)).reshape(small.shape[0], small.shape[1], -1)
+        r = self.r_px * self.scale
+        k = max(3, int(1.2 * r) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
+        disc /= disc.sum()
+        allowed = (self.region & (1 - self.static)).astype(bool)
+        found_px, found_cls = [], []
+        for c in classes:
+            cost = ((feats - self.protos[c]) ** 2).sum(-1)
+            mean = cv2.filter2D(cost, -1, disc, borderType=cv2.BORDER_REPLICATE)
+            mean[~allowed] = np.inf
+            for p in det.px * self.scale:
+                cv2.circle(mean, (int(p[0]), int(p[1])), int(1.6 * r), np.inf, -1)
+            y, x = np.unravel_index(np.argmin(mean), mean.shape)
+            if mean[y, x] < max_cost:
+                found_px.append((x / self.scale, y / self.scale))
+                found_cls.append(c)
+        if not found_px:
+            return det
+        px = np.array(found_px, float)
+        probs = np.zeros((len(px), len(CLASSES)))
+        probs[np.arange(len(px)), found_cls] = 1.0
+        mm = self.cal.ball_to_table(px)
+        extra = BallDetections(px, mm, np.full(len(px), self.r_px), np.array(found_cls),
+                               np.full(len(px), 0.5), probs,
+                               np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1))
+        return BallDetections(*(np.concatenate([getattr(det, f), getattr(extra, f)])
+                                for f in ("px", "mm", "radius_px", "cls", "conf", "probs", "mm_per_px")))
+
+
+#: How many balls of each class a frame of snooker can hold.
+CAPACITY = {"white": 1, "red": 15, "yellow": 1, "green": 1, "brown": 1, "blue": 1, "pink": 1,
+            "black": 1}
+
+
+def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
+                        unique_bonus: float = 0.1) -> np.ndarray:
+    """Colour classes under the game's constraint: at most :data:`CAPACITY` balls of each class,
+    by a minimum-cost assignment of detections to class slots.
+
+    Args:
+        cost: (N, 8) squared feature distances to the class prototypes.
+        reject_cost: cost of leaving a detection unlabelled (not a ball of any free class).
+        unique_bonus: cost taken off for filling the white's or a colour's one place: the ball
+            most like the brown is the brown even when it is nearer the reds' prototype, while
+            a red far from the brown stays a red when the brown is off the table.
+
+    Returns:
+        (N,) class index per detection, -1 where it is left unlabelled.
+    """
+    from scipy.optimize import linear_sum_assignment
+
+    n = len(cost)
+    cols = [k for k, name in enumerate(CLASSES) for _ in range(CAPACITY[name])]
+    bonus = np.array([unique_bonus if CAPACITY[CLASSES[k]] == 1 else 0.0 for k in cols])
+    big = np.concatenate([cost[:, cols] - bonus, np.full((n, n), reject_cost)], axis=1)
+    rows, picked = linear_sum_assignment(big)
+    out = np.full(n, -1, int)
+    for r, c in zip(rows, picked, strict=True):
+        if c < len(cols):
+            out[r] = cols[c]
+    return out
 
 
 def _peaks(dist: np.ndarray, min_value: float, min_sep: float) -> list[np.ndarray]:
