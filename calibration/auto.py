@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
+from typing import Any
 
 import cv2
 import numpy as np
@@ -88,8 +89,9 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         candidates.append((ev, short_first, rot, cam, focal_ok))
     if not candidates:
         raise TableNotFound("no camera pose puts the camera above the table")
-    # a clearly oblong outline fixes which sides are the long cushions: keep the two
-    # candidates that agree, and let the markings choose the baulk end between them
+    # a clearly oblong outline fixes which sides are the long cushions, else the pair that
+    # converges does (a camera at one end); keep the two candidates that agree, and let the
+    # markings choose the baulk end between them
     long_sum = max(side[0] + side[2], side[1] + side[3])
     short_sum = min(side[0] + side[2], side[1] + side[3])
 
@@ -101,7 +103,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         a = abs((angle(i) - angle(i + 2) + np.pi) % (2 * np.pi) - np.pi)
         return float(np.degrees(np.pi - a))
 
-    if long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
+    if long_sum > 1.6 * short_sum and any(c[1] for c in candidates):
         candidates = [c for c in candidates if c[1]]
     elif abs(converge(0) - converge(1)) > 5.0:
         # a camera at one end looks along the table: the long cushions converge toward a
@@ -112,6 +114,8 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         # near short cushion can be the longest line in the picture)
         keep = [c for c in candidates if (c[2] % 2 == 0) != long_pair_is_0]
         candidates = keep or candidates
+    elif long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
+        candidates = [c for c in candidates if c[1]]
     evs = np.array([c[0] for c in candidates])
     best = int(np.argmax(evs))
     orientation = "markings"
@@ -157,6 +161,34 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
                             "--table-size or use --points")
     return Calibration((w, h), table, cam, fit, "auto", orientation,
                        "estimated" if focal_ok else "assumed", notes)
+
+
+def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any) -> Calibration:
+    """Calibrate a fixed camera from several of its frames: the frame whose cushion lines fit
+    the table best wins (a player leaning over a cushion, or a passing arm, spoils one frame,
+    not the camera).
+
+    Args:
+        frames: BGR frames of one camera view (e.g. 8 spread over a clip).
+        table: the table's size.
+        kwargs: passed to :func:`calibrate_image`.
+
+    Raises:
+        TableNotFound: when no frame gives a calibration (with the first frame's reason).
+    """
+    best: Calibration | None = None
+    first_error: TableNotFound | None = None
+    for img in frames:
+        try:
+            cal = calibrate_image(img, table, **kwargs)
+        except TableNotFound as exc:
+            first_error = first_error or exc
+            continue
+        if best is None or cal.fit_error_mm["median"] < best.fit_error_mm["median"]:
+            best = cal
+    if best is None:
+        raise first_error or TableNotFound("no frames given")
+    return best
 
 
 # ---------------------------------------------------------------------- manual

@@ -81,7 +81,9 @@ _PROTO_HSV = {
 def _feature(bgr: np.ndarray) -> np.ndarray:
     """Colour features (N, 5) of BGR pixels (N, 3): hue as a vector scaled by saturation (2),
     saturation, value, and the green share G / (R + G + B), which separates a brown from a red
-    even where an over-exposed red and a bright brown have almost the same hue."""
+    even where an over-exposed red and a bright brown have almost the same hue. Hue and green
+    share fade toward neutral in pixels darker than a third of full value (a black ball
+    mirrors the green cloth)."""
     px = np.ascontiguousarray(bgr, np.uint8).reshape(-1, 1, 3)
     hsv = cv2.cvtColor(px, cv2.COLOR_BGR2HSV).reshape(-1, 3)
     h = hsv[:, 0].astype(np.float32) * (2 * np.pi / 180.0)
@@ -89,7 +91,10 @@ def _feature(bgr: np.ndarray) -> np.ndarray:
     v = hsv[:, 2].astype(np.float32) / 255.0
     f = px.reshape(-1, 3).astype(np.float32)
     g_share = f[:, 1] / np.maximum(f.sum(1), 1.0)
-    return np.stack([np.cos(h) * s, np.sin(h) * s, s * 0.5, v * 1.2, g_share * 2.0], axis=1)
+    # in a very dark pixel hue and shares are noise and the cloth's reflection: fade them
+    lit = np.minimum(1.0, 3.0 * v)
+    g_share = 1.0 / 3.0 + (g_share - 1.0 / 3.0) * lit
+    return np.stack([np.cos(h) * s * lit, np.sin(h) * s * lit, s * 0.5, v * 1.2, g_share * 2.0], axis=1)
 
 
 def _proto_features() -> np.ndarray:
@@ -125,11 +130,15 @@ class BallDetector:
         poly = cal.to_image(dense, t.ball_radius) * scale
         self.region = np.zeros((self.small[1], self.small[0]), np.uint8)
         cv2.fillPoly(self.region, [np.round(poly).astype(np.int32)], 1)
+        # the region's rim: a blob crossing it over more than a ball's width comes from outside
+        # the table (a player's arm or body, the rest), not from a ball in the jaws
+        self.rim = (self.region - cv2.erode(self.region, np.ones((3, 3), np.uint8))).astype(bool)
         bed = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
         dense = np.concatenate([np.linspace(bed[i], bed[(i + 1) % 4], 40) for i in range(4)])
         self.bed = np.zeros_like(self.region)
         cv2.fillPoly(self.bed, [np.round(cal.to_image(dense, t.ball_radius) * scale).astype(np.int32)], 1)
         self.static = np.zeros_like(self.region)
+        self._edge: np.ndarray | None = None
         self.pocket_zone = np.zeros_like(self.region)
         for pk in t.pockets.values():
             c_px = cal.to_image(np.array([pk.mouth_centre]), t.ball_radius)[0] * scale
@@ -137,6 +146,7 @@ class BallDetector:
                                               t.ball_radius)[0] * scale - c_px)
             cv2.circle(self.pocket_zone, (int(c_px[0]), int(c_px[1])), int(rad * 1.3), 1, -1)
         self.cloth_lab: np.ndarray | None = None
+        self.cloth_map: np.ndarray | None = None
         k = max(3, int(0.8 * self.r_px * scale) | 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self.protos = _proto_features()
@@ -145,26 +155,70 @@ class BallDetector:
     def learn_cloth(self, frame: np.ndarray) -> None:
         """Learn the cloth colour (median Lab inside the table region)."""
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).reshape(-1, 3)
+        lab_img = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
+        lab = lab_img.reshape(-1, 3)
         inside = self.bed.ravel().astype(bool)
         self.cloth_lab = np.median(lab[inside], axis=0).astype(np.float32)
+        self.cloth_map = self._cloth_map(lab_img)
         # fixtures beside the bed (pocket fittings, jaws) are not balls: mask them out
         # (outside the bed, or the darker-than-cloth pocket holes): a ball inside the bed, even touching a
         # cushion or in the jaws, keeps its pixels on the bed
         fg = self.foreground(small, opened=False)
-        light = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)[..., 0]
-        holes = (light < 0.7 * self.cloth_lab[0]) & self.pocket_zone.astype(bool)
-        self.static = cv2.dilate(fg & ((1 - self.bed) | holes.astype(np.uint8)), np.ones((3, 3), np.uint8))
+        holes = (lab_img[..., 0] < 0.7 * self.cloth_lab[0]) & self.pocket_zone.astype(bool)
+        static = fg & ((1 - self.bed) | holes.astype(np.uint8))
+        # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
+        # seen from a low camera at the far end): longer than three touching balls
+        r = self.r_px * self.scale
+        k = max(3, int(3 * r) | 1)
+        band = (self.bed - cv2.erode(self.bed, np.ones((k, k), np.uint8))).astype(bool)
+        n, lab, stats, _ = cv2.connectedComponentsWithStats(fg & band.astype(np.uint8), 8)
+        w_, h_ = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
+        strip = (np.maximum(w_, h_) > 6.5 * r) & (np.minimum(w_, h_) < 2.5 * r)
+        strip[0] = False
+        static |= strip[lab].astype(np.uint8)
+        self.static = cv2.dilate(static, np.ones((3, 3), np.uint8))
+        self._edge = None
 
     # ------------------------------------------------------------------ per frame
+    def _cloth_map(self, lab_img: np.ndarray, cells: int = 24) -> np.ndarray:
+        """The cloth's colour at every pixel (h, w, 3) int16 Lab: the median of each of about
+        ``cells`` x ``cells / 2`` cells of the bed (balls are too small to move a cell's
+        median), spread smoothly, so that light falling off toward the far end or a corner
+        does not read as foreground."""
+        h, w = lab_img.shape[:2]
+        gx, gy = cells, max(2, cells * h // max(w, 1))
+        grid = np.zeros((gy, gx, 3), np.float32)
+        have = np.zeros((gy, gx), bool)
+        c = self.cloth_lab
+        li = lab_img.astype(np.int16)
+        # cloth-like pixels only: pocket holes, balls and fittings do not pull a cell's median
+        bed = self.bed.astype(bool) & (np.abs(li[..., 1] - c[1]) + np.abs(li[..., 2] - c[2]) < 40) \
+            & (np.abs(li[..., 0] - c[0]) < 0.5 * c[0])
+        for j in range(gy):
+            for i in range(gx):
+                ys, ye = j * h // gy, (j + 1) * h // gy
+                xs, xe = i * w // gx, (i + 1) * w // gx
+                m = bed[ys:ye, xs:xe]
+                if m.sum() >= 0.3 * m.size:
+                    grid[j, i] = np.median(lab_img[ys:ye, xs:xe][m], axis=0)
+                    have[j, i] = True
+        if not have.any():
+            return np.broadcast_to(self.cloth_lab, (h, w, 3)).astype(np.int16)
+        # cells off the bed take their nearest bed cell's colour
+        from scipy.ndimage import distance_transform_edt
+
+        _, (iy, ix) = distance_transform_edt(~have, return_indices=True)
+        grid = grid[iy, ix]
+        return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
+
     def foreground(self, small: np.ndarray, opened: bool = True) -> np.ndarray:
         """Non-cloth mask (uint8 0/1) of a downscaled frame; ``opened=False`` skips the
         opening that removes thin things."""
         lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
-        c = self.cloth_lab
-        chroma = np.abs(lab[..., 1] - int(c[1])) + np.abs(lab[..., 2] - int(c[2]))
-        dark = lab[..., 0] < FG_DARK * c[0]
-        bright = lab[..., 0] > c[0] + 60
+        c = self.cloth_map
+        chroma = np.abs(lab[..., 1] - c[..., 1]) + np.abs(lab[..., 2] - c[..., 2])
+        dark = lab[..., 0] < FG_DARK * c[..., 0]
+        bright = lab[..., 0] > c[..., 0] + 60
         self._dark = dark & (chroma <= FG_CHROMA)
         fg = ((chroma > FG_CHROMA) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
         if not opened:
@@ -240,9 +294,18 @@ class BallDetector:
         r = self.r_px * self.scale
         area1 = np.pi * r * r
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
+        if self._edge is None:
+            # where something reaching in from outside the table meets the table's area: the
+            # region's rim, and the border of the fixtures masked out beside the bed (not at
+            # the pockets, where a ball in the jaws touches the fittings)
+            self._edge = self.rim | (cv2.dilate(self.static, np.ones((5, 5), np.uint8)).astype(bool)
+                                     & ~self.static.astype(bool) & (self.pocket_zone == 0))
+        on_rim = np.bincount(lab[self._edge], minlength=n)
         centres: list[np.ndarray] = []
         for k in range(1, n):
             area = stats[k, cv2.CC_STAT_AREA]
+            if on_rim[k] > 3 * r and area > 1.5 * area1:
+                continue  # reaches in from outside the table: an occluder, not balls
             if area < 0.3 * area1 or min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.9 * r:
                 continue  # too small, or a thin line (cushion shadow, cue, chalk streak)
             if area <= 1.5 * area1:
@@ -273,7 +336,20 @@ class BallDetector:
         rad = np.full(len(px), self.r_px)
         # local scale: millimetres on the table per image pixel at each ball
         mm_per_px = np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1)
-        return BallDetections(px, mm, rad, cls, conf, probs, mm_per_px)
+        out = BallDetections(px, mm, rad, cls, conf, probs, mm_per_px)
+        return out[self.can_hold(mm)]
+
+    def can_hold(self, mm: np.ndarray, slack: float = 0.6) -> np.ndarray:
+        """Whether a ball's centre can be at each table position (N, 2) mm: at least a radius
+        from every cushion nose (less ``slack`` radii for the calibration's error), or in a
+        pocket's jaws. A "ball" on the rail or the cushion top is a fixture or a hand."""
+        t = self.cal.table
+        m = (1.0 - slack) * t.ball_radius
+        inside = ((mm[:, 0] >= m) & (mm[:, 0] <= t.width - m)
+                  & (mm[:, 1] >= m) & (mm[:, 1] <= t.length - m))
+        for pk in t.pockets.values():
+            inside |= np.linalg.norm(mm - np.asarray(pk.mouth_centre), axis=1) <= pk.mouth_width
+        return inside
 
     def _refine(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
         """Sub-pixel centres: the centroid of the non-cloth pixels within 1.15 radii, at full
@@ -328,7 +404,8 @@ class BallDetector:
         p = np.exp(logits)
         return p / p.sum(1, keepdims=True)
 
-    def learn_colours(self, frames: list[np.ndarray] | np.ndarray, iterations: int = 5) -> None:
+    def learn_colours(self, frames: list[np.ndarray] | np.ndarray, iterations: int = 5,
+                      spot_tolerance: float = 0.8, spot_bonus: float = 0.3) -> None:
         """Adapt the eight colour prototypes to this camera and light from frames of balls at
         rest (the opening rack, or any layouts seen by the same camera).
 
@@ -340,28 +417,43 @@ class BallDetector:
         by being, in each frame, the one ball most like the brown. The first round gives
         lightness little weight (exposure moves it most) and ranks the balls within the frame
         (each class's cost less its best ball's cost) instead of trusting the stock prototypes'
-        absolute distances.
+        absolute distances. A ball standing on a colour's spot (within ``spot_tolerance``
+        radii: the apex red of a rack is two radii from the pink spot) is taken to be that
+        colour unless its colour says clearly otherwise: in a frame start or mid-frame most
+        colours are on their spots, and this anchors the dark ones (brown, black, a green on
+        green cloth) that the features alone confuse under broadcast light.
         """
         if isinstance(frames, np.ndarray):
             frames = [frames]
+        t = self.cal.table
+        spot_names = [n for n in CLASSES if n in t.spots]
+        spot_xy = np.array([t.spots[n] for n in spot_names], float)
         seen = []
         for f in frames:
             det = self.detect(f)
             if len(det):
-                seen.append(self._colour_features(f, det.px))
+                prior = np.zeros((len(det), len(CLASSES)), np.float32)
+                d = np.linalg.norm(det.mm[:, None, :] - spot_xy[None], axis=2)
+                # within the tolerance, widened where the view is coarse (a far ball in a TV
+                # view: a few px are tens of mm), never as far as a racked red from the pink
+                tol = np.minimum(1.6 * t.ball_radius,
+                                 spot_tolerance * t.ball_radius + 3.0 * det.mm_per_px)
+                for j, name in enumerate(spot_names):
+                    prior[d[:, j] <= tol, CLASSES.index(name)] = spot_bonus
+                seen.append((self._colour_features(f, det.px), prior))
         if not seen:
             return
         for it in range(iterations):
             sums = np.zeros_like(self.protos)
             counts = np.zeros(len(CLASSES))
-            for feats in seen:
+            for feats, prior in seen:
                 cost = self._cost(feats, 0.2 if it == 0 else 1.0)
                 if it == 0:
                     # stock prototypes are only a rough guide: rank within the frame (each
                     # class's place goes to the ball most like it, relative to the others)
                     rel = cost - cost.min(0, keepdims=True)
                     cost = np.where(cost < 0.6, rel, cost)
-                cls = constrained_classes(cost, unique_bonus=0.1)
+                cls = constrained_classes(cost - prior, unique_bonus=0.1)
                 for k in range(len(CLASSES)):
                     sums[k] += feats[cls == k].sum(0)
                     counts[k] += (cls == k).sum()
