@@ -122,6 +122,7 @@ class BallDetector:
         p0 = cal.to_image(c, t.ball_radius)[0]
         p1 = cal.to_image(c + [[t.ball_radius, 0]], t.ball_radius)[0]
         self.r_px = float(np.linalg.norm(p1 - p0))
+        self._r_grid = self._radius_grid()
         # table region: the bed at ball height, grown by a ball radius (balls in the jaws)
         poly_mm = np.array([[-t.ball_radius, -t.ball_radius], [t.width + t.ball_radius, -t.ball_radius],
                             [t.width + t.ball_radius, t.length + t.ball_radius],
@@ -151,6 +152,34 @@ class BallDetector:
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self.protos = _proto_features()
 
+    def _radius_grid(self, step: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Apparent ball radius (full-resolution px) on a grid of image points every ``step``
+        px: in an oblique view a near ball is twice the size of a far one."""
+        w, h = self.cal.image_size
+        xs = np.arange(0, w + step, step, dtype=float)
+        ys = np.arange(0, h + step, step, dtype=float)
+        gx, gy = np.meshgrid(xs, ys)
+        p = np.stack([gx.ravel(), gy.ravel()], 1)
+        with np.errstate(all="ignore"):
+            m0 = self.cal.ball_to_table(p)
+            mx = self.cal.ball_to_table(p + [1.0, 0.0])
+            my = self.cal.ball_to_table(p + [0.0, 1.0])
+            # a sphere images as a circle at the scale of the direction the tilt does not
+            # foreshorten: the finer of the two
+            mmpp = np.minimum(np.linalg.norm(mx - m0, axis=1), np.linalg.norm(my - m0, axis=1))
+            r = self.cal.table.ball_radius / mmpp
+        r = np.where(np.isfinite(r) & (r > 0), r, self.r_px)
+        r = np.clip(r, 0.4 * self.r_px, 2.5 * self.r_px)
+        return xs, ys, r.reshape(gy.shape)
+
+    def radius_at(self, px: np.ndarray) -> np.ndarray:
+        """Apparent ball radius (full-resolution px) at image points (N, 2)."""
+        xs, ys, r = self._r_grid
+        step = xs[1] - xs[0]
+        i = np.clip(np.round(px[:, 1] / step).astype(int), 0, len(ys) - 1)
+        j = np.clip(np.round(px[:, 0] / step).astype(int), 0, len(xs) - 1)
+        return r[i, j]
+
     # ------------------------------------------------------------------ set-up
     def learn_cloth(self, frame: np.ndarray) -> None:
         """Learn the cloth colour (median Lab inside the table region)."""
@@ -161,10 +190,12 @@ class BallDetector:
         self.cloth_lab = np.median(lab[inside], axis=0).astype(np.float32)
         self.cloth_map = self._cloth_map(lab_img)
         # fixtures beside the bed (pocket fittings, jaws) are not balls: mask them out
-        # (outside the bed, or the darker-than-cloth pocket holes): a ball inside the bed, even touching a
+        # (outside the bed, or the dark, greyish pocket holes): a ball inside the bed, even touching a
         # cushion or in the jaws, keeps its pixels on the bed
         fg = self.foreground(small, opened=False)
-        holes = (lab_img[..., 0] < 0.7 * self.cloth_lab[0]) & self.pocket_zone.astype(bool)
+        li = lab_img.astype(np.int16)
+        grey = np.abs(li[..., 1] - 128) + np.abs(li[..., 2] - 128) < 40
+        holes = (li[..., 0] < 0.55 * self.cloth_lab[0]) & grey & self.pocket_zone.astype(bool)
         static = fg & ((1 - self.bed) | holes.astype(np.uint8))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
@@ -259,12 +290,11 @@ class BallDetector:
         return None
 
     def _cluster(self, frame: np.ndarray, x: int, y: int, w_: int, h_: int,
-                 sub: np.ndarray) -> list[np.ndarray]:
-        """Ball centres (downscaled px) in a blob of touching balls: circles found by the
-        gradient Hough transform on the full-resolution grey image, kept when their disc is
-        mostly foreground."""
+                 sub: np.ndarray, r: float) -> list[np.ndarray]:
+        """Ball centres (downscaled px) in a blob of touching balls: circles of about radius
+        ``r`` (full-resolution px) found by the gradient Hough transform on the
+        full-resolution grey image, kept when their disc is mostly foreground."""
         s = self.scale
-        r = self.r_px
         m = int(r)
         X0, Y0 = max(0, int(x / s) - m), max(0, int(y / s) - m)
         X1 = min(frame.shape[1], int((x + w_) / s) + m)
@@ -291,8 +321,6 @@ class BallDetector:
             self.learn_cloth(frame)
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         fg = self.foreground(small)
-        r = self.r_px * self.scale
-        area1 = np.pi * r * r
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
             # where something reaching in from outside the table meets the table's area: the
@@ -301,9 +329,12 @@ class BallDetector:
             self._edge = self.rim | (cv2.dilate(self.static, np.ones((5, 5), np.uint8)).astype(bool)
                                      & ~self.static.astype(bool) & (self.pocket_zone == 0))
         on_rim = np.bincount(lab[self._edge], minlength=n)
+        r_local = self.radius_at(cents / self.scale) * self.scale
         centres: list[np.ndarray] = []
         for k in range(1, n):
             area = stats[k, cv2.CC_STAT_AREA]
+            r = float(r_local[k])
+            area1 = np.pi * r * r
             if on_rim[k] > 3 * r and area > 1.5 * area1:
                 continue  # reaches in from outside the table: an occluder, not balls
             if area < 0.3 * area1 or min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.9 * r:
@@ -319,7 +350,7 @@ class BallDetector:
                 continue  # a player's body or arm (dark, wide): an occluder, not balls
             # touching balls show two or more sharp circles; a ball smeared by motion blur
             # shows none, only a convex streak one ball wide
-            circles = self._cluster(frame, x, y, w_, h_, sub)
+            circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             if len(circles) < 2:
                 blur = self._blurred_ball(sub, r, area1)
                 if blur is not None:
@@ -329,15 +360,35 @@ class BallDetector:
             return BallDetections.empty()
         px = self._refine(frame, np.array(centres) / self.scale)
         feats = self._colour_features(frame, px)
+        keep = self._distinct(px, feats)
+        px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         cls = probs.argmax(1)
         conf = probs.max(1)
         mm = self.cal.ball_to_table(px)
-        rad = np.full(len(px), self.r_px)
+        rad = self.radius_at(px)
         # local scale: millimetres on the table per image pixel at each ball
         mm_per_px = np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1)
         out = BallDetections(px, mm, rad, cls, conf, probs, mm_per_px)
         return out[self.can_hold(mm)]
+
+    def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2) -> np.ndarray:
+        """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
+        on screen: a ball lit from above shows a bright top and a dark underside, which a
+        cluster split can take for two balls (touching balls stand at least ~1.4 radii apart
+        on screen even one behind the other in a TV view)."""
+        keep = np.ones(len(px), bool)
+        if len(px) < 2:
+            return keep
+        r = self.radius_at(px)
+        order = np.argsort(-feats[:, 3])  # brightest first
+        for a_i, a in enumerate(order):
+            if not keep[a]:
+                continue
+            for b in order[a_i + 1:]:
+                if keep[b] and np.linalg.norm(px[a] - px[b]) < min_sep * max(r[a], r[b]):
+                    keep[b] = False
+        return keep
 
     def can_hold(self, mm: np.ndarray, slack: float = 0.6) -> np.ndarray:
         """Whether a ball's centre can be at each table position (N, 2) mm: at least a radius
@@ -354,12 +405,16 @@ class BallDetector:
     def _refine(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
         """Sub-pixel centres: the centroid of the non-cloth pixels within 1.15 radii, at full
         resolution, weighted by how far from the cloth colour they are."""
-        r = self.r_px
         h, w = frame.shape[:2]
         out = px.copy()
-        c = self.cloth_lab
-        R = int(np.ceil(1.3 * r))
+        radii = self.radius_at(px)
+        mh, mw = self.cloth_map.shape[:2]
         for i, (x, y) in enumerate(px):
+            r = float(radii[i])
+            R = int(np.ceil(1.3 * r))
+            # the cloth's colour here (light falls off toward the far end)
+            c = self.cloth_map[min(mh - 1, max(0, int(y * self.scale))),
+                               min(mw - 1, max(0, int(x * self.scale)))].astype(np.float32)
             for _ in range(2):
                 x0, y0 = int(round(x)) - R, int(round(y)) - R
                 x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
@@ -453,7 +508,10 @@ class BallDetector:
                     # class's place goes to the ball most like it, relative to the others)
                     rel = cost - cost.min(0, keepdims=True)
                     cost = np.where(cost < 0.6, rel, cost)
-                cls = constrained_classes(cost - prior, unique_bonus=0.1)
+                # the spot breaks near-ties only: a red on the green spot stays a red
+                base = self._cost(feats, 0.2)
+                tie = base - base.min(1, keepdims=True) < 0.5
+                cls = constrained_classes(cost - prior * tie, unique_bonus=0.1)
                 for k in range(len(CLASSES)):
                     sums[k] += feats[cls == k].sum(0)
                     counts[k] += (cls == k).sum()
@@ -510,7 +568,18 @@ class BallDetector:
                 cv2.circle(mean, (int(p[0]), int(p[1])), int(1.6 * r), np.inf, -1)
             y, x = np.unravel_index(np.argmin(mean), mean.shape)
             if mean[y, x] < max_cost:
-                found_px.append((x / self.scale, y / self.scale))
+                # the centre: centroid of the pixels of this colour within a radius and a half
+                # (the cheapest disc leans toward the lit side)
+                cx, cy = float(x), float(y)
+                for _ in range(2):
+                    x0, y0 = max(0, int(cx - 1.5 * r)), max(0, int(cy - 1.5 * r))
+                    win = cost[y0:int(cy + 1.5 * r) + 1, x0:int(cx + 1.5 * r) + 1]
+                    yy, xx = np.mgrid[y0:y0 + win.shape[0], x0:x0 + win.shape[1]]
+                    m = (win < 3 * max_cost) & ((xx - cx) ** 2 + (yy - cy) ** 2 <= (1.5 * r) ** 2)
+                    if m.sum() < 3:
+                        break
+                    cx, cy = float(xx[m].mean()), float(yy[m].mean())
+                found_px.append((cx / self.scale, cy / self.scale))
                 found_cls.append(c)
         if not found_px:
             return det

@@ -3,8 +3,9 @@
 The broadcaster's and the reviewing referee's question about a replay ("was anything potted,
 what, where?") without a frame's history: the camera is calibrated from the best of a few
 frames spread over the clip, the ball colours are learned from those frames under the game's
-constraint, and the 22-slot tracker runs over every frame; a ball that vanishes at a pocket
-while moving and stays gone is potted (:class:`tracker.perception.track.Tracker`).
+constraint (and the spots), and the 22-slot tracker runs over every frame; a ball that
+vanishes at a pocket while moving and stays gone, or reappears elsewhere (re-spotted), is
+potted (:class:`tracker.perception.track.Tracker`).
 """
 
 from __future__ import annotations
@@ -41,6 +42,10 @@ class ClipPots:
     calibration: Calibration | None = None
     frames: int = 0
     fps: float = 25.0
+
+    def object_pots(self) -> list[tuple[str, str, float]]:
+        """The pots of balls other than the cue ball (an in-off is reported apart)."""
+        return [p for p in self.pots if p[0] != "white"]
 
 
 def _sample(cap: cv2.VideoCapture, n_frames: int, k: int) -> list[np.ndarray]:

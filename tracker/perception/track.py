@@ -179,9 +179,10 @@ class Tracker:
                     b = free.pop(0)
                     assigned[b] = j
                     used[j] = True
-        # a moving ball smeared by motion blur may lose its colour: follow it by position
+        # a moving ball smeared by motion blur may lose its colour: follow it by position;
+        # so may a ball at rest the moment it is struck (it leaves its rest position blurred)
         for ball, s in self.slots.items():
-            if ball in assigned or not s.moving or s.pos is None or not s.on_table:
+            if ball in assigned or s.pos is None or not s.on_table:
                 continue
             free = np.nonzero(~used)[0]
             if not len(free):
@@ -189,7 +190,9 @@ class Tracker:
             pred = s.pos + s.vel * dt
             d = np.linalg.norm(det.mm[free] - pred, axis=1)
             j = int(np.argmin(d))
-            if d[j] <= cfg.gate_jump_mm * 0.5 + np.linalg.norm(s.vel) * dt * 0.5:
+            gate = (cfg.gate_jump_mm * 0.5 + np.linalg.norm(s.vel) * dt * 0.5 if s.moving
+                    else 3.0 * self.table.ball_radius)
+            if d[j] <= gate:
                 assigned[ball] = free[j]
                 used[free[j]] = True
         pots: list[tuple[str, str, float]] = []
@@ -197,6 +200,10 @@ class Tracker:
         for ball, s in self.slots.items():
             if ball in assigned:
                 p = det.mm[assigned[ball]]
+                if ball in relocated and s.on_table and s.potted_pocket is not None:
+                    # it vanished at a pocket and is now seen standing elsewhere: it dropped
+                    # and was put back on its spot before the wait ran out
+                    pots.append((ball, s.potted_pocket, s.potted_t))
                 if s.on_table:
                     s.potted_pocket = None  # seen again: it did not drop
                 if not s.on_table or s.pos is None or ball in relocated:
