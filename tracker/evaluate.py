@@ -1,7 +1,8 @@
 """One command that measures the whole system (``snooker-tracker eval``).
 
-``fast_metrics`` is the CI subset (about a minute): the referee replaying every sample log,
-calibration on two synthetic views, perception and calls on two short overhead clips. The
+``fast_metrics`` is the CI subset (a few minutes): the referee replaying every sample log,
+calibration on two synthetic views, perception and calls on two short overhead clips, and,
+when ``../shared/footage`` is there, the overhead lab stills and four broadcast clips. The
 full run adds the benches that write ``docs/ACCURACY.md`` and ``docs/BENCHMARKS.md``.
 
 ``compare`` checks metrics against stored references (``bench/reference-metrics.json``), each
@@ -183,9 +184,27 @@ def replace_section(doc: Path, title: str, section: str) -> None:
     doc.write_text(text)
 
 
+def real_metrics(clips: tuple[int, ...] = (1, 2, 7, 9)) -> dict[str, float]:
+    """The real-footage subset: both overhead lab sets and a few broadcast clips; empty when
+    ``../shared/footage`` is absent."""
+    from tracker.footage_eval import broadcast_clips, lab_stills
+
+    lab = lab_stills()
+    if lab is None:
+        return {}
+    h, w = lab["with_halo_2"], lab["without_halo"]
+    cl = broadcast_clips(clips=list(clips))
+    return {
+        "real.lab_coloured_found_right_fraction": h["colour_right"] / h["balls"],
+        "real.lab_found_fraction": w["found"] / w["balls"],
+        "real.lab_detection_mm_median": w["detection_mm_median"],
+        "real.clips_right_fraction": cl["right"] / cl["clips"],
+    }
+
+
 def fast_metrics() -> dict[str, float]:
     """The CI subset."""
-    return {**referee_metrics(), **calibration_metrics(), **perception_metrics()}
+    return {**referee_metrics(), **calibration_metrics(), **perception_metrics(), **real_metrics()}
 
 
 def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
@@ -193,6 +212,8 @@ def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
     "tolerance"}}): one line per metric worse than its tolerance, or missing."""
     out = []
     for name, ref in reference.items():
+        if name.startswith("real.") and not any(k.startswith("real.") for k in metrics):
+            continue  # the real footage is not on this machine: reported by the caller
         if name not in metrics:
             out.append(f"{name}: not measured (reference {ref['value']})")
             continue

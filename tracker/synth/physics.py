@@ -17,6 +17,7 @@ import math
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -81,6 +82,8 @@ class StrokeResult:
         events: contacts, cushions and pots as shot-record events (t from the strike).
         duration: time until every ball is at rest, s.
         final: ball id -> final centre (mm) of the balls still on the table.
+        system: the simulated pooltool ``System`` (its events feed pooltool's own rules in
+            :mod:`tracker.synth.crosscheck`).
     """
 
     times: np.ndarray
@@ -90,6 +93,7 @@ class StrokeResult:
     events: list[Event]
     duration: float
     final: dict[str, tuple[float, float]] = field(default_factory=dict)
+    system: Any = None
 
 
 class Physics:
@@ -151,7 +155,7 @@ class Physics:
                 xy[bid][times > pocketed[bid][1]] = np.nan
         final = {b: (float(v[-1, 0]), float(v[-1, 1])) for b, v in xy.items()
                  if b not in pocketed}
-        return StrokeResult(times, xy, moving, pocketed, events, duration, final)
+        return StrokeResult(times, xy, moving, pocketed, events, duration, final, system)
 
     def _events(self, system) -> list[Event]:
         out: list[Event] = []

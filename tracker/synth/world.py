@@ -64,6 +64,8 @@ class ShotTruth:
     t_strike: float
     stroke: Stroke
     label: str = ""
+    state_before: FrameState | None = None
+    system: Any = None
 
 
 class World:
@@ -75,13 +77,16 @@ class World:
         fps: video frame rate.
         ruleset: referee ruleset name.
         seed: random seed of the between-stroke timing and placements.
+        keep_systems: keep each stroke's pooltool ``System`` in ``shots`` (for the cross-check
+            against pooltool's own rules; memory grows with the frame).
     """
 
     def __init__(self, players: tuple[str, str] = ("A", "B"), positions: Mapping[str, Position] | None = None,
                  fps: float = 25.0, ruleset: str = "snooker", seed: int = 0,
                  table: TableGeometry = STANDARD_TABLE, physics: Physics | None = None,
-                 rest_s: tuple[float, float] = (1.2, 2.0)):
+                 rest_s: tuple[float, float] = (1.2, 2.0), keep_systems: bool = False):
         self.table = table
+        self.keep_systems = keep_systems
         self.fps = fps
         self.rng = np.random.default_rng(seed)
         self.rules = get_ruleset(ruleset, table=table)
@@ -155,9 +160,11 @@ class World:
         self._rest(0.6)
         shot = self._shot_record(n_shot, before, res, t0, nomination, free_ball, operator)
         self.records.append(shot)
+        state_before = self.state
         decision, self.state = self.rules.decide(self.state, shot)
         self.outputs.append(decision.to_dict())
-        self.shots.append(ShotTruth(shot, decision, t0, stroke, label))
+        self.shots.append(ShotTruth(shot, decision, t0, stroke, label, state_before,
+                                    res.system if self.keep_systems else None))
         self._after(decision)
         return decision
 
