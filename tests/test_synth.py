@@ -174,3 +174,15 @@ def test_every_scripted_scenario_shows_its_category(physics):
         assert outs, name
         if name in expect:
             assert expect[name](outs), name
+
+
+def test_pooltool_agrees_with_our_referee_on_the_basic_fouls():
+    """pooltool's own snooker rules, asked about every stroke of two bot frames: every
+    disagreement must be explained by a rule pooltool lacks (and there must be fouls to judge)."""
+    from tracker.synth.crosscheck import crosscheck_frames
+
+    r = crosscheck_frames([5, 6], max_strokes=30)
+    assert r.strokes >= 40 and r.fouls_pooltool > 0 and r.fouls_ours > 0
+    assert all(d.explanation for d in r.disagreements), [d.to_dict() for d in r.disagreements]
+    assert r.agree + len(r.disagreements) == r.strokes
+    assert r.agree / r.strokes >= 0.95

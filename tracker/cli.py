@@ -207,8 +207,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if not args.fast:
         root = Path(__file__).resolve().parents[1]
-        for script in ("bench/calibration_accuracy.py", "bench/perception.py", "bench/real_footage.py",
-                       "bench/render_speed.py"):
+        for script in ("bench/referee_crosscheck.py", "bench/calibration_accuracy.py",
+                       "bench/perception.py", "bench/real_footage.py", "bench/render_speed.py"):
             print(f"== {script}", flush=True)
             rc = subprocess.call([sys.executable, str(root / script)], cwd=root)
             if rc:

@@ -32,7 +32,8 @@ def _truth(name: str) -> dict:
 
 
 def referee_metrics() -> dict[str, float]:
-    """Replay every sample log; count the final scores that differ from the clip's truth."""
+    """Replay every sample log (count the final scores that differ from the clip's truth) and
+    cross-check three bot frames against pooltool's own rules."""
     from tracker.records.parse import read_log
     from tracker.rules.match import Match
 
@@ -44,7 +45,11 @@ def referee_metrics() -> dict[str, float]:
             m.feed(rec)
         n += 1
         wrong += dict(zip(m.state.players, m.state.scores, strict=True)) != _truth(name)["summary"]["final_score"]
-    return {"referee.sample_logs": float(n), "referee.sample_scores_wrong": float(wrong)}
+    from tracker.synth.crosscheck import crosscheck_frames
+
+    cc = crosscheck_frames([1, 2, 3], max_strokes=40)
+    return {"referee.sample_logs": float(n), "referee.sample_scores_wrong": float(wrong),
+            "referee.pooltool_agreement": cc.agree / max(cc.strokes, 1)}
 
 
 def calibration_metrics() -> dict[str, float]:

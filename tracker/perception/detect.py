@@ -326,17 +326,21 @@ class BallDetector:
             # where something reaching in from outside the table meets the table's area: the
             # region's rim, and the border of the fixtures masked out beside the bed (not at
             # the pockets, where a ball in the jaws touches the fittings)
-            self._edge = self.rim | (cv2.dilate(self.static, np.ones((5, 5), np.uint8)).astype(bool)
-                                     & ~self.static.astype(bool) & (self.pocket_zone == 0))
-        on_rim = np.bincount(lab[self._edge], minlength=n)
+            self._edge = (cv2.dilate(self.static, np.ones((5, 5), np.uint8)).astype(bool)
+                          & ~self.static.astype(bool) & (self.pocket_zone == 0))
+        on_rim = np.bincount(lab[self.rim], minlength=n)
+        on_edge = np.bincount(lab[self._edge], minlength=n)
         r_local = self.radius_at(cents / self.scale) * self.scale
         centres: list[np.ndarray] = []
         for k in range(1, n):
             area = stats[k, cv2.CC_STAT_AREA]
             r = float(r_local[k])
             area1 = np.pi * r * r
-            if on_rim[k] > 3 * r and area > 1.5 * area1:
-                continue  # reaches in from outside the table: an occluder, not balls
+            if (on_rim[k] > 3 * r and area > 1.5 * area1) or (on_edge[k] > 3 * r and area > 4 * area1):
+                # reaches in from outside the table (over the rim, or from fixtures masked
+                # beside the bed, which a row of balls along a cushion also touches: only a
+                # blob bigger than such a row counts): an occluder, not balls
+                continue
             if area < 0.3 * area1 or min(stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]) < 0.9 * r:
                 continue  # too small, or a thin line (cushion shadow, cue, chalk streak)
             if area <= 1.5 * area1:
