@@ -165,3 +165,13 @@ def test_cloth_map_follows_light_fall_off():
     small = cv2.resize(img, det.small, interpolation=cv2.INTER_AREA)
     fg = det.foreground(small)
     assert fg[det.bed.astype(bool)].mean() < 0.01
+
+
+def test_pots_command(capsys, tmp_path):
+    from tracker.cli import main
+
+    assert main(["pots", str(SAMPLES / "overhead_free_ball.mp4"), "--scale", "0.5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["potted"] and [p["pocket"] for p in out["pots"]] == ["middle_right"]
+    assert main(["pots", str(tmp_path / "none.mp4")]) == 2
+    assert "cannot open the video" in capsys.readouterr().err

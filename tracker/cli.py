@@ -255,6 +255,25 @@ def cmd_checkerboard(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_pots(args: argparse.Namespace) -> int:
+    """Pots in a clip of one shot (a replay): ball, pocket and time of each, as JSON."""
+    from calibration.profile import Calibration, CalibrationError
+    from tracker.perception.potwatch import ClipError, watch_pots
+
+    try:
+        cal = Calibration.load(args.calibration) if args.calibration else None
+        res = watch_pots(args.video, calibration=cal, scale=args.scale)
+    except (ClipError, CalibrationError, OSError) as exc:
+        print(f"snooker-tracker pots: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"video": args.video, "frames": res.frames,
+                      "potted": bool(res.object_pots()),
+                      "pots": [{"ball": b, "pocket": p, "t": round(t, 3)} for b, p, t in res.pots],
+                      "calibration_fit_mm": res.calibration.fit_error_mm.get("median")
+                      if res.calibration else None}, indent=1))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of every subcommand."""
     p = argparse.ArgumentParser(prog="snooker-tracker",
@@ -310,8 +329,14 @@ def build_parser() -> argparse.ArgumentParser:
     cb.add_argument("--square", type=float, default=25.0, help="square size, mm")
     cb.add_argument("--out", required=True, help="lens file to write (JSON)")
     cb.set_defaults(func=cmd_checkerboard)
+    po = sub.add_parser("pots", help="pots in a clip of one shot (a replay): ball, pocket, time")
+    po.add_argument("video", help="video file")
+    po.add_argument("--calibration", help="calibration profile (default: the best of 8 frames)")
+    po.add_argument("--scale", type=float, default=1.0,
+                    help="detector working scale (1.0 for 720p, 0.5 for 1080p)")
+    po.set_defaults(func=cmd_pots)
     ev = sub.add_parser("eval", help="measure accuracy and speed; --fast: the CI regression check")
-    ev.add_argument("--fast", action="store_true", help="only the CI subset (about a minute)")
+    ev.add_argument("--fast", action="store_true", help="only the CI subset (a few minutes)")
     ev.add_argument("--metrics", default="out/metrics.json", help="where to write the metrics")
     ev.add_argument("--reference", help="reference metrics (default bench/reference-metrics.json)")
     ev.add_argument("--update-reference", action="store_true",

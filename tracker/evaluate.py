@@ -1,7 +1,8 @@
 """One command that measures the whole system (``snooker-tracker eval``).
 
 ``fast_metrics`` is the CI subset (a few minutes): the referee replaying every sample log,
-calibration on two synthetic views, perception and calls on two short overhead clips, and,
+calibration on two synthetic views, perception and calls on two short overhead clips and the
+TV-angle clip, and,
 when ``../shared/footage`` is there, the overhead lab stills and four broadcast clips. The
 full run adds the benches that write ``docs/ACCURACY.md`` and ``docs/BENCHMARKS.md``.
 
@@ -92,6 +93,7 @@ def position_errors(name: str, step: int = 5) -> dict[str, Any]:
     ok, first = cap.read()
     det = BallDetector(calibrate_image(first, T))
     det.learn_cloth(first)
+    det.learn_colours([first])  # as the pipeline does
     errs: list[float] = []
     found = total = swaps = unmatched = 0
     for fi in range(0, gt["summary"]["frames"], step):
@@ -150,8 +152,8 @@ def call_outcome(name: str) -> dict[str, Any]:
 
 
 def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
-                       step: int = 5) -> dict[str, float]:
-    """Positions at rest and calls on the given clips."""
+                       step: int = 5, prefix: str = "perception.") -> dict[str, float]:
+    """Positions at rest and calls on the given clips (metric names start with ``prefix``)."""
     errs: list[float] = []
     found = total = swaps = exact = pots_missed = false_pots = 0
     for name in clips:
@@ -166,13 +168,13 @@ def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free
         false_pots += calls["false_pots"]
     e = np.array(errs) if errs else np.array([np.inf])
     return {
-        "perception.found_fraction": found / max(total, 1),
-        "perception.position_mm_median": float(np.median(e)),
-        "perception.position_mm_p95": float(np.percentile(e, 95)),
-        "perception.colour_errors": float(swaps),
-        "perception.scores_exact_fraction": exact / len(clips),
-        "perception.pots_missed": float(pots_missed),
-        "perception.false_pots": float(false_pots),
+        f"{prefix}found_fraction": found / max(total, 1),
+        f"{prefix}position_mm_median": float(np.median(e)),
+        f"{prefix}position_mm_p95": float(np.percentile(e, 95)),
+        f"{prefix}colour_errors": float(swaps),
+        f"{prefix}scores_exact_fraction": exact / len(clips),
+        f"{prefix}pots_missed": float(pots_missed),
+        f"{prefix}false_pots": float(false_pots),
     }
 
 
@@ -209,7 +211,9 @@ def real_metrics(clips: tuple[int, ...] = (1, 2, 7, 9)) -> dict[str, float]:
 
 def fast_metrics() -> dict[str, float]:
     """The CI subset."""
-    return {**referee_metrics(), **calibration_metrics(), **perception_metrics(), **real_metrics()}
+    return {**referee_metrics(), **calibration_metrics(), **perception_metrics(),
+            **perception_metrics(("broadcast_pots",), step=10, prefix="perception.broadcast."),
+            **real_metrics()}
 
 
 def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:

@@ -137,6 +137,7 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
     calibration.save(out / "calibration.json")
     detector = BallDetector(calibration)
     detector.learn_cloth(first)
+    detector.learn_colours([first])  # this camera's colours, anchored on the spots
     tracker = Tracker(calibration.table, fps)
     strokes = StrokeDetector(calibration.table, fps)
     monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
