@@ -175,3 +175,18 @@ def test_pots_command(capsys, tmp_path):
     assert out["potted"] and [p["pocket"] for p in out["pots"]] == ["middle_right"]
     assert main(["pots", str(tmp_path / "none.mp4")]) == 2
     assert "cannot open the video" in capsys.readouterr().err
+
+
+def test_a_gap_within_the_measurement_error_is_marked_for_review():
+    from tracker.perception.events import StrokeDetector
+
+    sd = StrokeDetector(T, 25.0, position_error_mm=1.5)
+    w = np.array([900.0, 900.0])
+    d = T.ball_diameter
+    before = {"white": tuple(w),
+              "red_01": tuple(w + [d + 1.0, 0.0]),      # 1 mm gap: ambiguous
+              "pink": tuple(w + [0.0, d + 30.0]),       # clearly apart
+              "blue": tuple(w + [-(d + 0.4), 0.0])}     # touching to the threshold: ambiguous too
+    notes = sd.touching_doubts(before)
+    assert any("red_01" in n for n in notes) and any("blue" in n for n in notes)
+    assert not any("pink" in n for n in notes)

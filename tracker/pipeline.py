@@ -139,7 +139,9 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
     detector.learn_cloth(first)
     detector.learn_colours([first])  # this camera's colours, anchored on the spots
     tracker = Tracker(calibration.table, fps)
-    strokes = StrokeDetector(calibration.table, fps)
+    # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
+    strokes = StrokeDetector(calibration.table, fps,
+                             position_error_mm=max(1.5, calibration.table.ball_radius / detector.r_px))
     monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
     match = Match()
     result = ProcessResult()

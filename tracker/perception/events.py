@@ -43,9 +43,12 @@ class _Stroke:
 class StrokeDetector:
     """Turns the sequence of :class:`TableState` into :class:`Shot` records."""
 
-    def __init__(self, table: TableGeometry, fps: float):
+    def __init__(self, table: TableGeometry, fps: float, position_error_mm: float = 2.0,
+                 touching_gap_mm: float = 0.5):
         self.table = table
         self.fps = fps
+        self.position_error_mm = position_error_mm
+        self.touching_gap_mm = touching_gap_mm
         self.prev: TableState | None = None
         self.stroke: _Stroke | None = None
         self.n_shots = 0
@@ -168,6 +171,25 @@ class StrokeDetector:
         frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
         return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
 
+    def touching_doubts(self, before: dict[str, tuple[float, float]]) -> list[str]:
+        """Review notes for balls whose gap to the cue ball at the strike is too close to the
+        touching threshold to call from the measured positions: the gap of two centres each
+        known to ``position_error_mm`` is known to about twice that. The engine decides
+        touching from the positions; these strokes are marked for a referee to confirm."""
+        if B.WHITE not in before:
+            return []
+        w = np.array(before[B.WHITE])
+        tol = 2.0 * self.position_error_mm
+        out = []
+        for b, p in before.items():
+            if b == B.WHITE:
+                continue
+            gap = float(np.linalg.norm(np.array(p) - w)) - self.table.ball_diameter
+            if abs(gap - self.touching_gap_mm) <= tol:
+                out.append(f"cue ball and {b}: measured gap {gap:.1f} mm, within {tol:.1f} mm of "
+                           f"touching ({self.touching_gap_mm} mm): touching?")
+        return out
+
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
@@ -180,6 +202,7 @@ class StrokeDetector:
                             f"{(contacts[1].t - contacts[0].t) * 1000:.0f} ms: simultaneous?")
         events.append(Event(EventType.AT_REST, round(st.t, 4)))
         before = {b: p for b, p in s.before.items()}
+        s.review.extend(self.touching_doubts(before))
         after = dict(st.pos)
         self.last_rest_pos = dict(st.pos)
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
