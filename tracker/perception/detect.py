@@ -182,16 +182,17 @@ class BallDetector:
 
     # ------------------------------------------------------------------ set-up
     def learn_cloth(self, frame: np.ndarray) -> None:
-        """Learn the cloth colour (median Lab inside the table region)."""
+        """Learn the cloth from one frame: its median Lab colour, the per-pixel cloth map
+        (:meth:`_cloth_map`), and the fixtures to mask (``static``)."""
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         lab_img = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         lab = lab_img.reshape(-1, 3)
         inside = self.bed.ravel().astype(bool)
         self.cloth_lab = np.median(lab[inside], axis=0).astype(np.float32)
         self.cloth_map = self._cloth_map(lab_img)
-        # fixtures beside the bed (pocket fittings, jaws) are not balls: mask them out
-        # (outside the bed, or the dark, greyish pocket holes): a ball inside the bed, even touching a
-        # cushion or in the jaws, keeps its pixels on the bed
+        # fixtures are not balls: mask what is not cloth outside the bed (pocket fittings,
+        # jaws, rails) and the dark greyish pocket holes; a ball inside the bed, even touching
+        # a cushion or in the jaws, keeps its pixels on the bed
         fg = self.foreground(small, opened=False)
         li = lab_img.astype(np.int16)
         grey = np.abs(li[..., 1] - 128) + np.abs(li[..., 2] - 128) < 40
@@ -210,7 +211,6 @@ class BallDetector:
         self.static = cv2.dilate(static, np.ones((3, 3), np.uint8))
         self._edge = None
 
-    # ------------------------------------------------------------------ per frame
     def _cloth_map(self, lab_img: np.ndarray, cells: int = 24) -> np.ndarray:
         """The cloth's colour at every pixel (h, w, 3) int16 Lab: the median of each of about
         ``cells`` x ``cells / 2`` cells of the bed (balls are too small to move a cell's
@@ -242,6 +242,7 @@ class BallDetector:
         grid = grid[iy, ix]
         return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
 
+    # ------------------------------------------------------------------ per frame
     def foreground(self, small: np.ndarray, opened: bool = True) -> np.ndarray:
         """Non-cloth mask (uint8 0/1) of a downscaled frame; ``opened=False`` skips the
         opening that removes thin things."""
