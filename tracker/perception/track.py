@@ -39,6 +39,8 @@ class TrackerConfig:
             has not moved (detection noise in clusters is a few mm).
         pot_confirm_s: a ball that vanished near a pocket must stay unseen this long to count
             as potted (a ball rattling in the jaws, or passing a fitting, comes back).
+        max_speed_mm_s: the fastest a ball travels (a hard break-off is about 7 m/s): a ball
+            unseen for a few frames may reappear this much further per frame.
         relocate_frames: a white or colour unseen for more than this many frames is taken to
             be wherever its colour is next seen standing still for this many frames (put back
             by hand, replaced after a miss).
@@ -52,6 +54,7 @@ class TrackerConfig:
     rest_jitter_mm: float = 4.0
     pot_confirm_s: float = 0.4
     relocate_frames: int = 5
+    max_speed_mm_s: float = 7000.0
 
 
 @dataclass
@@ -117,6 +120,17 @@ class Tracker:
         name = min(self.pocket_xy, key=lambda n: np.linalg.norm(self.pocket_xy[n] - p))
         return name, float(np.linalg.norm(self.pocket_xy[name] - p))
 
+    def _gate(self, s: Slot, frame: int) -> float:
+        """How far (mm) from its prediction a detection may be to continue this slot: the
+        jump allowance, the distance of one frame at its speed, and, for a ball unseen for a
+        few frames (struck while merged with the cue ball's blob), as far as a ball can travel
+        meanwhile."""
+        unseen = max(0, min(frame - s.last_frame - 1, 10)) if s.last_frame >= 0 else 0
+        if s.potted_pocket is not None:
+            unseen = 0  # it vanished into a pocket: back only near it, or re-spotted by hand
+        return (self.cfg.gate_jump_mm + float(np.linalg.norm(s.vel)) / self.fps
+                + self.cfg.max_speed_mm_s / self.fps * unseen)
+
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Assign this frame's detections to the slots and update every slot."""
         t = frame / self.fps
@@ -151,7 +165,7 @@ class Tracker:
             else:
                 pred = s.pos + s.vel * dt
                 d = np.linalg.norm(det.mm[cand] - pred, axis=1)
-                if d.min() > cfg.gate_jump_mm + np.linalg.norm(s.vel) * dt:
+                if d.min() > self._gate(s, frame):
                     continue
                 j = cand[int(np.argmin(d))]
             assigned[ball] = j
@@ -164,8 +178,7 @@ class Tracker:
             if known:
                 preds = np.array([self.slots[b].pos + self.slots[b].vel * dt for b in known])
                 cost = np.linalg.norm(preds[:, None, :] - det.mm[red_det][None, :, :], axis=2)
-                gates = np.array([cfg.gate_jump_mm + np.linalg.norm(self.slots[b].vel) * dt
-                                  for b in known])
+                gates = np.array([self._gate(self.slots[b], frame) for b in known])
                 big = 1e6
                 c2 = np.where(cost <= gates[:, None], cost, big)
                 ri, ci = linear_sum_assignment(c2)
