@@ -3,7 +3,7 @@ call by call with the referee's calls on the ground-truth shot records.
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/scenario_videos.py [overhead|broadcast]
 
-Writes the "Scripted scenarios from video" section of docs/ACCURACY.md. A call is the same
+Writes the "Scripted scenarios from video (CAMERA)" section of docs/ACCURACY.md. A call is the same
 when the foul flag, the penalty, the points scored, the balls potted and the next striker all
 match; the clips are made in a temporary folder (seed 0, 25 fps, 1920x1080).
 """
@@ -70,7 +70,8 @@ def main() -> None:
             print(json.dumps(rows[-1]), flush=True)
     took = time.perf_counter() - t0
     n_same = sum(r["same_calls"] == r["strokes"] == r["strokes_found"] for r in rows)
-    lines = ["## Scripted scenarios from video", "",
+    title = f"Scripted scenarios from video ({cam_name})"
+    lines = [f"## {title}", "",
              f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
              f"commit `{commit}`, by `python bench/scenario_videos.py {cam_name}` ({took:.0f} s).", "",
              f"Each scripted scenario of `tracker/synth/scenarios.py` rendered through the {cam_name} "
@@ -86,7 +87,7 @@ def main() -> None:
                      f"{r['same_calls']} / {r['strokes']} | {'yes' if r['score_exact'] else 'no'} | "
                      f"{r['review']} |")
     text = "\n".join(lines) + "\n"
-    replace_section(ROOT / "docs" / "ACCURACY.md", "Scripted scenarios from video", text)
+    replace_section(ROOT / "docs" / "ACCURACY.md", title, text)
     print(text)
 
 

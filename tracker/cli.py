@@ -208,9 +208,12 @@ def cmd_eval(args: argparse.Namespace) -> int:
     if not args.fast:
         root = Path(__file__).resolve().parents[1]
         for script in ("bench/referee_crosscheck.py", "bench/calibration_accuracy.py",
-                       "bench/perception.py", "bench/real_footage.py", "bench/render_speed.py"):
+                       "bench/perception.py", "bench/scenario_videos.py overhead",
+                       "bench/scenario_videos.py broadcast", "bench/real_footage.py",
+                       "bench/render_speed.py"):
             print(f"== {script}", flush=True)
-            rc = subprocess.call([sys.executable, str(root / script)], cwd=root)
+            name, *extra = script.split()
+            rc = subprocess.call([sys.executable, str(root / name), *extra], cwd=root)
             if rc:
                 print(f"snooker-tracker eval: {script} failed (exit {rc})", file=sys.stderr)
                 return rc
