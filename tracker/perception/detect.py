@@ -39,6 +39,8 @@ class BallDetections:
         probs: (N, 8) class probabilities.
         mm_per_px: (N,) table millimetres per image pixel at each ball (far balls in an oblique
             view are coarser).
+        feats: (N, 5) colour features the classes came from (:func:`_feature`), kept so that
+            re-labelling under the game's constraint does not measure them again.
     """
 
     px: np.ndarray
@@ -48,20 +50,22 @@ class BallDetections:
     conf: np.ndarray
     probs: np.ndarray = field(default_factory=lambda: np.zeros((0, 8)))
     mm_per_px: np.ndarray = field(default_factory=lambda: np.zeros((0,)))
+    feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.float32))
 
     def __len__(self) -> int:
         return len(self.px)
 
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
         return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
-                              self.conf[mask], self.probs[mask], self.mm_per_px[mask])
+                              self.conf[mask], self.probs[mask], self.mm_per_px[mask],
+                              self.feats[mask])
 
     @staticmethod
     def empty() -> BallDetections:
         """No detections."""
         z = np.zeros((0,))
         return BallDetections(np.zeros((0, 2)), np.zeros((0, 2)), z, z.astype(int), z,
-                              np.zeros((0, 8)), z)
+                              np.zeros((0, 8)), z, np.zeros((0, 5), np.float32))
 
 
 # Class prototypes: typical colours (OpenCV HSV: H 0..180, S and V 0..255) from the renderer and
@@ -368,14 +372,17 @@ class BallDetector:
         keep = self._distinct(px, feats)
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
-        cls = probs.argmax(1)
-        conf = probs.max(1)
+        out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        return out[self.can_hold(out.mm)]
+
+    def _detections(self, px: np.ndarray, cls: np.ndarray, conf: np.ndarray, probs: np.ndarray,
+                    feats: np.ndarray) -> BallDetections:
+        """Detections at image centres ``px`` (N, 2): table positions, local radii and
+        scale."""
         mm = self.cal.ball_to_table(px)
-        rad = self.radius_at(px)
         # local scale: millimetres on the table per image pixel at each ball
         mm_per_px = np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1)
-        out = BallDetections(px, mm, rad, cls, conf, probs, mm_per_px)
-        return out[self.can_hold(mm)]
+        return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
     def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2) -> np.ndarray:
         """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
@@ -458,8 +465,8 @@ class BallDetector:
         return np.array(feats, np.float32)
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
-        d2 = ((feats[:, None, :] - self.protos[None, :, :]) ** 2).sum(-1)
-        logits = -d2 / 0.01
+        """Class probabilities (N, 8) from the feature distances to the prototypes."""
+        logits = -self._cost(feats) / 0.01
         logits -= logits.max(1, keepdims=True)
         p = np.exp(logits)
         return p / p.sum(1, keepdims=True)
@@ -500,7 +507,7 @@ class BallDetector:
                                  spot_tolerance * t.ball_radius + 3.0 * det.mm_per_px)
                 for j, name in enumerate(spot_names):
                     prior[d[:, j] <= tol, CLASSES.index(name)] = spot_bonus
-                seen.append((self._colour_features(f, det.px), prior))
+                seen.append((det.feats, prior))
         if not seen:
             return
         for it in range(iterations):
@@ -538,8 +545,7 @@ class BallDetector:
         than the game has) are dropped."""
         det = self.detect(frame)
         if len(det):
-            feats = self._colour_features(frame, det.px)
-            cls = constrained_classes(self._cost(feats))
+            cls = constrained_classes(self._cost(det.feats))
             keep = cls >= 0
             det = det[keep]
             det.cls = cls[keep]
@@ -591,12 +597,11 @@ class BallDetector:
         px = np.array(found_px, float)
         probs = np.zeros((len(px), len(CLASSES)))
         probs[np.arange(len(px)), found_cls] = 1.0
-        mm = self.cal.ball_to_table(px)
-        extra = BallDetections(px, mm, np.full(len(px), self.r_px), np.array(found_cls),
-                               np.full(len(px), 0.5), probs,
-                               np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1))
+        extra = self._detections(px, np.array(found_cls), np.full(len(px), 0.5), probs,
+                                 self._colour_features(frame, px))
         return BallDetections(*(np.concatenate([getattr(det, f), getattr(extra, f)])
-                                for f in ("px", "mm", "radius_px", "cls", "conf", "probs", "mm_per_px")))
+                                for f in ("px", "mm", "radius_px", "cls", "conf", "probs",
+                                          "mm_per_px", "feats")))
 
 
 #: How many balls of each class a frame of snooker can hold.
