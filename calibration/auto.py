@@ -135,6 +135,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     else:
         chosen = candidates[best]
     _, _, rot, cam, focal_ok = chosen
+    cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
     notes = []
     if orientation == "convention":
         notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
@@ -161,6 +162,84 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
                             "--table-size or use --points")
     return Calibration((w, h), table, cam, fit, "auto", orientation,
                        "estimated" if focal_ok else "assumed", notes)
+
+
+def refine_to_cushions(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                       kn: tuple[float, float], fit_focal: bool) -> CameraModel:
+    """The camera (pose, and the focal length when ``fit_focal``) that puts the cushion-edge
+    points (``edges``: one (N, 2) px array per side) on the cushion-nose lines best, by a
+    robust least-squares fit of the whole camera at once.
+
+    The four-corner homography bends to every error of the worst side (a near cushion half
+    hidden by a score bar, edge points pulled by balls against it): it has eight free
+    parameters, a real camera with square pixels and a centred principal point only seven.
+    Fitting those seven to all the edge points, each side's outliers down-weighted (soft L1,
+    2 px scale), lets the three clean sides hold the camera. The lens distortion ``kn``
+    (normalised by the image width) stays as estimated. Returns ``cam`` unchanged when the
+    fit does not improve the robust cost.
+    """
+    from scipy.optimize import least_squares
+
+    w, h = cam.image_size
+    z = table.cushion_height
+    faces = [(0, 0.0), (0, table.width), (1, 0.0), (1, table.length)]  # (axis, value)
+    pts, face_of = [], []
+    for e in edges:
+        if len(e) < 3:
+            continue
+        on = cam.image_to_plane(e, z)
+        k = int(np.argmin([np.median(np.abs(on[:, ax] - v)) for ax, v in faces]))
+        pts.append(undistort_px(e, kn, (w, h)))
+        face_of.append(np.full(len(e), k))
+    if len(pts) < 3:
+        return cam
+    und = np.concatenate(pts)
+    face = np.concatenate(face_of)
+    # two points on each face line (the line's ends, at the nose height)
+    ends = np.array([[[0, 0, z], [0, table.length, z]], [[table.width, 0, z], [table.width, table.length, z]],
+                     [[0, 0, z], [table.width, 0, z]], [[0, table.length, z], [table.width, table.length, z]]])
+
+    def unpack(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        f = math.exp(x[6]) if fit_focal else cam.K[0, 0]
+        K = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1.0]])
+        return K, cv2.Rodrigues(x[:3])[0], x[3:6]
+
+    def residuals(x: np.ndarray) -> np.ndarray:
+        K, R, t = unpack(x)
+        c = ends.reshape(-1, 3) @ R.T + t
+        if (c[:, 2] <= 1.0).any():
+            return np.full(len(und), 1e4)  # a table corner behind the camera
+        pr = (c[:, :2] / c[:, 2:3]) @ K[:2, :2].T + K[:2, 2]
+        a, b = pr[0::2], pr[1::2]  # (4, 2) each
+        d = b - a
+        n = np.stack([-d[:, 1], d[:, 0]], 1) / (np.linalg.norm(d, axis=1, keepdims=True) + 1e-12)
+        return ((und - a[face]) * n[face]).sum(1)
+
+    scale = 2.0  # px: residuals beyond this count less and less
+
+    def robust_cost(r: np.ndarray) -> float:  # least_squares' soft-L1 cost
+        return float(scale ** 2 * np.sum(np.sqrt(1 + (r / scale) ** 2) - 1))
+
+    x0 = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
+    if fit_focal:
+        x0 = np.concatenate([x0, [math.log(cam.K[0, 0])]])
+    try:
+        res = least_squares(residuals, x0, loss="soft_l1", f_scale=scale, x_scale="jac",
+                            max_nfev=200)
+    except (ValueError, np.linalg.LinAlgError):
+        return cam
+    if not np.isfinite(res.cost) or res.cost >= robust_cost(residuals(x0)):
+        return cam
+    K, R, t = unpack(res.x)
+    ratio = (K[0, 0] / w) ** 2
+    out = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
+    # a refinement that slides the camera down toward the table's plane, or far from where
+    # the corners put it, has found a degenerate fit (lines seen edge-on), not a better camera
+    mid = np.array([table.width / 2, table.length / 2, z])
+    d0 = float(np.linalg.norm(cam.centre - mid))
+    if out.centre[2] - z < 0.5 * (cam.centre[2] - z) or np.linalg.norm(out.centre - cam.centre) > 0.35 * d0:
+        return cam
+    return out
 
 
 def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any) -> Calibration:

@@ -12,6 +12,7 @@ The detector works on a frame downscaled by ``scale`` (default 0.5) for speed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -41,6 +42,10 @@ class BallDetections:
             view are coarser).
         feats: (N, 5) colour features the classes came from (:func:`_feature`), kept so that
             re-labelling under the game's constraint does not measure them again.
+        occupancy: optional ``f(mm (M, 2)) -> (M,)``: the share (0..1) of non-cloth pixels in
+            a ball-sized disc at each table position in this frame. A ball that vanished from a
+            place that now shows bare cloth has left it; one whose place is covered (a player,
+            a hand) may still be there.
     """
 
     px: np.ndarray
@@ -51,6 +56,7 @@ class BallDetections:
     probs: np.ndarray = field(default_factory=lambda: np.zeros((0, 8)))
     mm_per_px: np.ndarray = field(default_factory=lambda: np.zeros((0,)))
     feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.float32))
+    occupancy: Callable[[np.ndarray], np.ndarray] | None = None
 
     def __len__(self) -> int:
         return len(self.px)
@@ -58,7 +64,7 @@ class BallDetections:
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
         return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
                               self.conf[mask], self.probs[mask], self.mm_per_px[mask],
-                              self.feats[mask])
+                              self.feats[mask], self.occupancy)
 
     @staticmethod
     def empty() -> BallDetections:
@@ -155,6 +161,10 @@ class BallDetector:
         k = max(3, int(0.8 * self.r_px * scale) | 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self.protos = _proto_features()
+        self.colours_learned = False
+        #: a circle found inside a bigger blob is a ball only if its colour is within this
+        #: squared feature distance of a learned class (a player's hair or shirt has circles too)
+        self.cluster_max_cost = 0.15
 
     def _radius_grid(self, step: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apparent ball radius (full-resolution px) on a grid of image points every ``step``
@@ -185,9 +195,11 @@ class BallDetector:
         return r[i, j]
 
     # ------------------------------------------------------------------ set-up
-    def learn_cloth(self, frame: np.ndarray) -> None:
+    def learn_cloth(self, frame: np.ndarray, others: list[np.ndarray] | None = None) -> None:
         """Learn the cloth from one frame: its median Lab colour, the per-pixel cloth map
-        (:meth:`_cloth_map`), and the fixtures to mask (``static``)."""
+        (:meth:`_cloth_map`), and the fixtures to mask (``static``). ``others``: more frames
+        of the same camera (e.g. spread over a clip): what stays non-cloth in every one of
+        them inside a pocket's zone is the pocket (the shadow in its jaws), not a ball."""
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         lab_img = cv2.cvtColor(small, cv2.COLOR_BGR2LAB)
         lab = lab_img.reshape(-1, 3)
@@ -201,6 +213,12 @@ class BallDetector:
         li = lab_img.astype(np.int16)
         grey = np.abs(li[..., 1] - 128) + np.abs(li[..., 2] - 128) < 40
         holes = (li[..., 0] < 0.55 * self.cloth_lab[0]) & grey & self.pocket_zone.astype(bool)
+        if others:
+            always = fg.astype(bool) & self.pocket_zone.astype(bool)
+            for o in others:
+                always &= self.foreground(cv2.resize(o, self.small, interpolation=cv2.INTER_AREA),
+                                          opened=False).astype(bool)
+            holes |= always
         static = fg & ((1 - self.bed) | holes.astype(np.uint8))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
@@ -211,7 +229,16 @@ class BallDetector:
         w_, h_ = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT]
         strip = (np.maximum(w_, h_) > 6.5 * r) & (np.minimum(w_, h_) < 2.5 * r)
         strip[0] = False
-        static |= strip[lab].astype(np.uint8)
+        for j in np.nonzero(strip)[0]:
+            # a ball against the cushion joins the strip as a bulge thicker than the strip:
+            # what survives an opening by a disc wider than the strip is that ball, not fixture
+            x, y, ww, hh = stats[j, :4]
+            comp = (lab[y:y + hh, x:x + ww] == j).astype(np.uint8)
+            thick = stats[j, cv2.CC_STAT_AREA] / max(ww, hh)
+            d = max(3, int(max(r, 1.4 * thick)) | 1)
+            bulge = cv2.morphologyEx(comp, cv2.MORPH_OPEN,
+                                     cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (d, d)))
+            static[y:y + hh, x:x + ww] |= comp & (1 - cv2.dilate(bulge, np.ones((3, 3), np.uint8)))
         self.static = cv2.dilate(static, np.ones((3, 3), np.uint8))
         self._edge = None
 
@@ -337,6 +364,7 @@ class BallDetector:
         on_edge = np.bincount(lab[self._edge], minlength=n)
         r_local = self.radius_at(cents / self.scale) * self.scale
         centres: list[np.ndarray] = []
+        in_cluster: list[bool] = []
         for k in range(1, n):
             area = stats[k, cv2.CC_STAT_AREA]
             r = float(r_local[k])
@@ -352,28 +380,61 @@ class BallDetector:
                 w_, h_ = stats[k, cv2.CC_STAT_WIDTH], stats[k, cv2.CC_STAT_HEIGHT]
                 if max(w_, h_) <= 2.6 * r:
                     centres.append(cents[k])
+                    in_cluster.append(False)
                     continue
             x, y, w_, h_ = stats[k, :4]
             sub = (lab[y:y + h_, x:x + w_] == k)
             if self._dark[y:y + h_, x:x + w_][sub].mean() > 0.5 and area > 4 * area1:
                 continue  # a player's body or arm (dark, wide): an occluder, not balls
+            if area > 24 * area1:
+                continue  # bigger than the full pack with balls touching it: a player's head
+                # or shoulder leaning over the table, whatever its colour
             # touching balls show two or more sharp circles; a ball smeared by motion blur
             # shows none, only a convex streak one ball wide
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
-            if len(circles) < 2:
+            split = len(circles) >= 2
+            if not split:
                 blur = self._blurred_ball(sub, r, area1)
                 if blur is not None:
                     circles = [blur + np.array([x, y], float)]
             centres.extend(circles)
+            in_cluster.extend([split] * len(circles))
         if not centres:
-            return BallDetections.empty()
+            out = BallDetections.empty()
+            out.occupancy = self._occupancy(fg)
+            return out
         px = self._refine(frame, np.array(centres) / self.scale)
         feats = self._colour_features(frame, px)
         keep = self._distinct(px, feats)
+        if self.colours_learned:
+            keep &= ~(np.array(in_cluster) & (self._cost(feats).min(1) > self.cluster_max_cost))
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
+
+    def _occupancy(self, fg: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
+        """``f(mm (M, 2)) -> (M,)``: the share of foreground pixels of ``fg`` (this frame's
+        non-cloth mask at the working scale) within 0.6 local ball radii of each table
+        position (1.0 outside the image: nothing can be said there)."""
+        t = self.cal.table
+
+        def occupancy(mm: np.ndarray) -> np.ndarray:
+            mm = np.asarray(mm, float).reshape(-1, 2)
+            px = self.cal.to_image(mm, t.ball_radius)
+            rads = np.maximum(1.0, 0.6 * self.radius_at(px) * self.scale)
+            out = np.ones(len(mm))
+            h, w = fg.shape
+            for i, ((x, y), r) in enumerate(zip(px * self.scale, rads, strict=True)):
+                x0, x1 = int(x - r), int(x + r) + 1
+                y0, y1 = int(y - r), int(y + r) + 1
+                if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+                    continue
+                out[i] = float(fg[y0:y1, x0:x1].mean())
+            return out
+
+        return occupancy
 
     def _detections(self, px: np.ndarray, cls: np.ndarray, conf: np.ndarray, probs: np.ndarray,
                     feats: np.ndarray) -> BallDetections:
@@ -517,19 +578,22 @@ class BallDetector:
                 cost = self._cost(feats, 0.2 if it == 0 else 1.0)
                 if it == 0:
                     # stock prototypes are only a rough guide: rank within the frame (each
-                    # class's place goes to the ball most like it, relative to the others)
+                    # class's place goes to the ball most like it, relative to the others;
+                    # the absolute distance breaks ties: when a class has no ball in view, the
+                    # ball most like it is often most like its own class too)
                     rel = cost - cost.min(0, keepdims=True)
-                    cost = np.where(cost < 0.6, rel, cost)
+                    cost = np.where(cost < 0.6, rel + 0.25 * cost, cost)
                 # the spot breaks near-ties only: a red on the green spot stays a red
                 base = self._cost(feats, 0.2)
                 tie = base - base.min(1, keepdims=True) < 0.5
-                cls = constrained_classes(cost - prior * tie, unique_bonus=0.1)
+                cls = constrained_classes(cost - prior * tie, unique_bonus=0.1, white_bonus=0.3)
                 for k in range(len(CLASSES)):
                     sums[k] += feats[cls == k].sum(0)
                     counts[k] += (cls == k).sum()
             protos = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None], self.protos)
             done = np.allclose(protos, self.protos)
             self.protos = protos.astype(np.float32)
+            self.colours_learned = True
             if done:
                 break
 
@@ -599,9 +663,11 @@ class BallDetector:
         probs[np.arange(len(px)), found_cls] = 1.0
         extra = self._detections(px, np.array(found_cls), np.full(len(px), 0.5), probs,
                                  self._colour_features(frame, px))
-        return BallDetections(*(np.concatenate([getattr(det, f), getattr(extra, f)])
-                                for f in ("px", "mm", "radius_px", "cls", "conf", "probs",
-                                          "mm_per_px", "feats")))
+        merged = BallDetections(*(np.concatenate([getattr(det, f), getattr(extra, f)])
+                                  for f in ("px", "mm", "radius_px", "cls", "conf", "probs",
+                                            "mm_per_px", "feats")))
+        merged.occupancy = det.occupancy
+        return merged
 
 
 #: How many balls of each class a frame of snooker can hold.
@@ -610,7 +676,7 @@ CAPACITY = {"white": 1, "red": 15, "yellow": 1, "green": 1, "brown": 1, "blue": 
 
 
 def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
-                        unique_bonus: float = 0.1) -> np.ndarray:
+                        unique_bonus: float = 0.1, white_bonus: float | None = None) -> np.ndarray:
     """Colour classes under the game's constraint: at most :data:`CAPACITY` balls of each class,
     by a minimum-cost assignment of detections to class slots.
 
@@ -620,6 +686,8 @@ def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
         unique_bonus: cost taken off for filling the white's or a colour's one place: the ball
             most like the brown is the brown even when it is nearer the reds' prototype, while
             a red far from the brown stays a red when the brown is off the table.
+        white_bonus: the white's own bonus, when it differs (a frame of play has the cue ball
+            in it: a cream-lit white is still the white when no yellow is on the table).
 
     Returns:
         (N,) class index per detection, -1 where it is left unlabelled.
@@ -629,6 +697,8 @@ def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
     n = len(cost)
     cols = [k for k, name in enumerate(CLASSES) for _ in range(CAPACITY[name])]
     bonus = np.array([unique_bonus if CAPACITY[CLASSES[k]] == 1 else 0.0 for k in cols])
+    if white_bonus is not None:
+        bonus[[i for i, k in enumerate(cols) if CLASSES[k] == "white"]] = white_bonus
     big = np.concatenate([cost[:, cols] - bonus, np.full((n, n), reject_cost)], axis=1)
     rows, picked = linear_sum_assignment(big)
     out = np.full(n, -1, int)

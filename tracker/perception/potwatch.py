@@ -92,7 +92,7 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
         except TableNotFound as exc:
             raise ClipError(f"{p}: no table found in {len(frames)} frames: {exc}") from None
     det = BallDetector(calibration, scale=scale)
-    det.learn_cloth(frames[0])
+    det.learn_cloth(frames[0], frames[1:])
     det.learn_colours(frames)
     tracker = Tracker(table, fps, config)
     out = ClipPots(calibration=calibration, fps=fps)

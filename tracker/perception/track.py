@@ -6,8 +6,11 @@ should be; the reds are matched together (Hungarian assignment on distance). A b
 does not move unless something touches it: its position is the running mean of its rest
 observations, and a far detection cannot drag it. A ball that vanishes while moving near a
 pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
-hand) and keeps its last position. A potted colour comes back when it is seen again (re-spot);
-a potted white comes back when placed in hand.
+hand) and keeps its last position. A ball struck so hard that the camera never sees it move
+(it vanishes the frame a moving ball reaches it, a blur too faint to detect) is potted when it
+stays gone and its place shows bare cloth, into the pocket its line of centres points at. A
+potted colour comes back when it is seen again (re-spot); a potted white comes back when
+placed in hand.
 """
 
 from __future__ import annotations
@@ -41,6 +44,15 @@ class TrackerConfig:
             as potted (a ball rattling in the jaws, or passing a fitting, comes back).
         max_speed_mm_s: the fastest a ball travels (a hard break-off is about 7 m/s): a ball
             unseen for a few frames may reappear this much further per frame.
+        contact_slack_mm: a ball at rest that vanishes when a moving ball's path of the last
+            frames came within two radii plus this (blurred centres are off by a few cm in a
+            TV view) has been struck.
+        vanish_cone_deg: a struck ball that vanished heads for the pocket whose bearing is
+            within this angle of its line of centres (none: it is hidden, not potted).
+        vanish_confirm_s: such a ball must stay unseen this long, its place showing cloth, to
+            count as potted (no pocket approach was seen, so the wait is longer).
+        empty_occupancy: a place whose ball-sized disc has less than this share of non-cloth
+            pixels is bare cloth.
         relocate_frames: a white or colour unseen for more than this many frames is taken to
             be wherever its colour is next seen standing still for this many frames (put back
             by hand, replaced after a miss).
@@ -55,6 +67,10 @@ class TrackerConfig:
     pot_confirm_s: float = 0.4
     relocate_frames: int = 5
     max_speed_mm_s: float = 7000.0
+    contact_slack_mm: float = 35.0
+    vanish_cone_deg: float = 45.0
+    vanish_confirm_s: float = 1.0
+    empty_occupancy: float = 0.25
 
 
 @dataclass
@@ -76,6 +92,8 @@ class Slot:
     uncertainty: float = 0.0
     reloc: np.ndarray | None = None
     reloc_n: int = 0
+    trail: list[np.ndarray] = field(default_factory=list)
+    vanished: bool = False
 
 
 @dataclass
@@ -99,11 +117,13 @@ class Tracker:
         self.fps = fps
         self.cfg = config or TrackerConfig()
         self.slots = {b: Slot(b) for b in SLOTS}
+        self.updates = 0
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
 
     def reset(self) -> None:
         """Forget every track."""
         self.slots = {b: Slot(b) for b in SLOTS}
+        self.updates = 0
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (ball id -> mm): detections are then matched to these
@@ -120,13 +140,61 @@ class Tracker:
         name = min(self.pocket_xy, key=lambda n: np.linalg.norm(self.pocket_xy[n] - p))
         return name, float(np.linalg.norm(self.pocket_xy[name] - p))
 
+    def _on_spot(self, ball: str, p: np.ndarray) -> bool:
+        """Whether ``p`` (mm) is on or beside ``ball``'s own spot (a re-spotted colour)."""
+        spot = self.table.spots.get(ball)
+        return spot is not None and float(np.linalg.norm(p - np.asarray(spot))) <= 3 * self.table.ball_radius
+
+    def _barely_moved(self, s: Slot) -> bool:
+        """Whether a ball is at rest, or was until a frame or two ago (it has not gone a
+        radius from where its trail starts): the moment it was struck."""
+        return not s.moving or (bool(s.trail) and s.pos is not None
+                                and float(np.linalg.norm(s.pos - s.trail[0])) < self.table.ball_radius)
+
+    def _bare(self, det: BallDetections, p: np.ndarray) -> bool:
+        """Whether the place ``p`` (mm) shows bare cloth in this frame (no ball, no player)."""
+        if det.occupancy is None:
+            return True
+        return bool(det.occupancy(p[None, :])[0] < self.cfg.empty_occupancy)
+
+    def _struck_towards(self, ball: str, p: np.ndarray,
+                        paths: dict[str, np.ndarray]) -> str | None:
+        """The pocket a ball at rest at ``p`` (mm) heads for, if another ball's path over the
+        last frames (``paths``: ball -> (K, 2) mm) came within contact distance of it and the
+        line of centres at that moment points within the cone of a pocket; else None."""
+        reach = 2 * self.table.ball_radius + self.cfg.contact_slack_mm
+        best: tuple[float, np.ndarray] | None = None
+        for other, path in paths.items():
+            if other == ball or len(path) < 2 or np.linalg.norm(path[-1] - path[0]) < self.table.ball_radius:
+                continue
+            for a, b in zip(path[:-1], path[1:], strict=True):
+                ab = b - a
+                L2 = float(ab @ ab)
+                u = 0.0 if L2 == 0 else float(np.clip((p - a) @ ab / L2, 0.0, 1.0))
+                q = a + u * ab
+                d = float(np.linalg.norm(p - q))
+                if d <= reach and (best is None or d < best[0]):
+                    best = (d, q)
+                if d <= reach:
+                    break  # the first approach along the path is the contact
+        if best is None or best[0] < 1e-6:
+            return None
+        direction = (p - best[1]) / best[0]
+        cos_max, name = -2.0, None
+        for n, c in self.pocket_xy.items():
+            v = c - p
+            cos = float(v @ direction / (np.linalg.norm(v) + 1e-9))
+            if cos > cos_max:
+                cos_max, name = cos, n
+        return name if cos_max >= np.cos(np.radians(self.cfg.vanish_cone_deg)) else None
+
     def _gate(self, s: Slot, frame: int) -> float:
         """How far (mm) from its prediction a detection may be to continue this slot: the
         jump allowance, the distance of one frame at its speed, and, for a ball unseen for a
         few frames (struck while merged with the cue ball's blob), as far as a ball can travel
         meanwhile."""
         unseen = max(0, min(frame - s.last_frame - 1, 10)) if s.last_frame >= 0 else 0
-        if s.potted_pocket is not None:
+        if s.potted_pocket is not None and not s.vanished:
             unseen = 0  # it vanished into a pocket: back only near it, or re-spotted by hand
         return (self.cfg.gate_jump_mm + float(np.linalg.norm(s.vel)) / self.fps
                 + self.cfg.max_speed_mm_s / self.fps * unseen)
@@ -153,7 +221,10 @@ class Tracker:
                 # (a hand or a sleeve of that colour moves; a ball put down stays)
                 j = cand[int(np.argmax(det.conf[cand]))]
                 far = s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > 30.0
-                if far:
+                # a colour first seen after the start must also stand still a moment: a moving
+                # white's blur on the cloth can look green for a frame
+                late = s.pos is None and self.updates > 0
+                if far or late:
                     if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
                         s.reloc_n += 1
                     else:
@@ -200,6 +271,13 @@ class Tracker:
             free = np.nonzero(~used)[0]
             if not len(free):
                 break
+            if not s.moving:
+                # a ball at rest takes a detection beside it only if that is not sure of being
+                # another colour (the struck cue ball's blur arriving, a pocket's shadow)
+                own = CLASSES.index("red" if B.is_red(ball) else ball)
+                free = free[(det.cls[free] == own) | (det.conf[free] < 0.9)]
+                if not len(free):
+                    continue
             pred = s.pos + s.vel * dt
             d = np.linalg.norm(det.mm[free] - pred, axis=1)
             j = int(np.argmin(d))
@@ -210,15 +288,21 @@ class Tracker:
                 used[free[j]] = True
         pots: list[tuple[str, str, float]] = []
         appeared: list[str] = []
+        # where each ball seen now went over the last few frames (mm, oldest first): what a
+        # ball that vanishes at rest may have been struck by
+        paths = {b: np.array([*self.slots[b].trail, det.mm[j]]) for b, j in assigned.items()
+                 if self.slots[b].trail}
         for ball, s in self.slots.items():
             if ball in assigned:
                 p = det.mm[assigned[ball]]
-                if ball in relocated and s.on_table and s.potted_pocket is not None:
+                if (ball in relocated and s.on_table and s.potted_pocket is not None
+                        and (not s.vanished or self._on_spot(ball, p))):
                     # it vanished at a pocket and is now seen standing elsewhere: it dropped
-                    # and was put back on its spot before the wait ran out
+                    # and was put back on its spot before the wait ran out (one that vanished
+                    # at a contact and stands elsewhere rolled there unseen, unless on its spot)
                     pots.append((ball, s.potted_pocket, s.potted_t))
                 if s.on_table:
-                    s.potted_pocket = None  # seen again: it did not drop
+                    s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
                 if not s.on_table or s.pos is None or ball in relocated:
                     appeared.append(ball)
                     s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
@@ -254,6 +338,7 @@ class Tracker:
                 s.seen = True
                 s.last_frame = frame
                 s.uncertainty = 1.0
+                s.trail = [*s.trail[-2:], p.copy()]
             else:
                 s.seen = False
                 if s.on_table and s.pos is not None:
@@ -262,8 +347,18 @@ class Tracker:
                     if s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
                         # vanished near a pocket while moving: a pot, once it stays gone
                         s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
-                    if s.potted_pocket is not None and missing * dt >= cfg.pot_confirm_s:
-                        s.on_table = False
+                    elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
+                        struck = self._struck_towards(ball, s.pos, paths)
+                        if struck is not None:
+                            # gone the moment a moving ball reached it: struck too hard to see
+                            s.potted_pocket, s.potted_t = struck, s.last_frame / self.fps + dt / 2
+                            s.vanished, s.moving = True, True
+                    wait = cfg.pot_confirm_s
+                    if s.vanished:
+                        wait = max(wait, cfg.vanish_confirm_s)
+                    if (s.potted_pocket is not None and missing * dt >= wait
+                            and (not s.vanished or self._bare(det, s.pos))):
+                        s.on_table, s.vanished = False, False
                         pots.append((ball, s.potted_pocket, s.potted_t))
                         s.moving = False
                         s.vel = np.zeros(2)
@@ -275,4 +370,5 @@ class Tracker:
                if s.on_table and s.pos is not None}
         moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
         visible = {b for b, s in self.slots.items() if s.seen}
+        self.updates += 1
         return TableState(frame, t, pos, moving, visible, pots, appeared)
