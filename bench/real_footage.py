@@ -17,7 +17,13 @@ import time
 from pathlib import Path
 
 from tracker.evaluate import replace_section
-from tracker.footage_eval import broadcast_clips, broadcast_stills, footage, lab_stills
+from tracker.footage_eval import (
+    broadcast_clips,
+    broadcast_stills,
+    broadcast_tracks,
+    footage,
+    lab_stills,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -38,6 +44,7 @@ def main() -> None:
     lab = lab_stills()
     stills = broadcast_stills()
     clips = broadcast_clips()
+    tracks = broadcast_tracks()
     took = time.perf_counter() - t0
     head = (f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
             f"commit `{commit}`, by `python bench/real_footage.py` ({took:.0f} s).")
@@ -67,11 +74,19 @@ def main() -> None:
               f"(`snooker-tracker` pot watcher: calibration from the best of 8 frames, colours "
               f"learned from them and the spots, 22-slot tracker over every frame). Pocket, "
               f"under the inferred numbering (`CLIP_POCKETS`): {clips['pocket_right']} of "
-              f"{clips['yes_truth']} pots.", "",
+              f"{clips['yes_truth']} pots. Clean (the labelled pot and no other object ball "
+              f"called potted): {clips['clean']} of {clips['clips']}.", "",
               "| clip | label | ours: pots (ball, pocket, s) | right |", "|---|---|---|---|"]
     for r in clips["rows"]:
         pots = r.get("reason") or (", ".join(f"{b} {p} {t:.1f}" for b, p, t in r["pots"]) or "none")
         lines.append(f"| {r['clip']} | {' '.join(r['truth'])} | {pots} | {'yes' if r['right'] else 'no'} |")
+    lines += ["", "### Broadcast clips: ball centres against the labelled boxes", "",
+              f"Two balls per clip are boxed in every frame (`clips/tracks/ground-truth`); every "
+              f"6th frame, the detection nearest each box centre: found {tracks['found']} of "
+              f"{tracks['labelled']}, centre offset median {_f(tracks['px_median'], '{:.2f}')} px, "
+              f"p95 {_f(tracks['px_p95'], '{:.2f}')} px (balls are 8-10 px in radius here; the "
+              "boxes are whole-pixel and hand-drawn), mean offset "
+              f"{tracks['mean_offset_px']} px (x, y: + is right, down).", ""]
     lines += ["", "### Broadcast stills (`broadcast-snooker/stills`): balls counted per colour", "",
               f"{stills['calibrated']} of {stills['stills']} stills calibrated automatically (the "
               "others: zoomed or cut views where the cushions do not fit a full table). On those: "
@@ -84,7 +99,8 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     replace_section(ROOT / "docs" / "ACCURACY.md", "Real footage", text)
     (ROOT / "docs" / "metrics-real.json").write_text(json.dumps(
-        {"lab": lab, "broadcast_stills": stills, "broadcast_clips": clips}, indent=1, default=str))
+        {"lab": lab, "broadcast_stills": stills, "broadcast_clips": clips, "broadcast_tracks": tracks},
+        indent=1, default=str))
     print(text)
 
 

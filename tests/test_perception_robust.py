@@ -190,3 +190,96 @@ def test_a_gap_within_the_measurement_error_is_marked_for_review():
     notes = sd.touching_doubts(before)
     assert any("red_01" in n for n in notes) and any("blue" in n for n in notes)
     assert not any("pink" in n for n in notes)
+
+
+def _occupied(share: float):
+    return lambda mm: np.full(len(np.asarray(mm).reshape(-1, 2)), share)
+
+
+def _strike_and_vanish(tr: Tracker, share: float) -> list:
+    """The white rolls into the black (at rest toward the top-right pocket); the black is
+    never seen again; ``share``: how covered the black's place looks afterwards."""
+    black = np.array(T.pockets["top_right"].mouth_centre) + np.array([-500.0, -300.0])
+    # the white comes along the line from the pocket through the black
+    d = (black - np.array(T.pockets["top_right"].mouth_centre)) / 583.1
+    pots = []
+    for f in range(4):
+        pots += tr.update(f, _dets({"black": tuple(black), "white": tuple(black + d * 600)})).pots
+    for f, s in enumerate(np.linspace(600, 80, 6), start=4):  # rolling in
+        pots += tr.update(f, _dets({"black": tuple(black), "white": tuple(black + d * s)})).pots
+    for f in range(10, 60):  # contact: the black is gone at once, the white stops nearby
+        det = _dets({"white": tuple(black + d * 60)})
+        det.occupancy = _occupied(share)
+        pots += tr.update(f, det).pots
+    return pots
+
+
+def test_a_ball_struck_too_hard_to_be_seen_is_potted_along_its_line_of_centres():
+    pots = _strike_and_vanish(Tracker(T, 25.0), share=0.0)
+    assert [p[:2] for p in pots] == [("black", "top_right")]
+
+
+def test_a_struck_ball_whose_place_is_covered_is_not_called_potted():
+    """Its place shows no cloth (a player leaning in): it may still be there."""
+    assert _strike_and_vanish(Tracker(T, 25.0), share=0.9) == []
+
+
+def test_a_potted_colour_comes_back_only_where_the_rules_respot_it():
+    """After the black's pot, a black-looking thing standing by a cushion (a shadow, a sleeve)
+    is not the black; the black standing on its spot is."""
+    tr = Tracker(T, 25.0)
+    pots = _strike_and_vanish(tr, share=0.0)
+    assert len(pots) == 1
+    off = (40.0, 3100.0)
+    for f in range(60, 75):
+        st = tr.update(f, _dets({"black": off, "white": (900.0, 900.0)}))
+    assert "black" not in st.pos
+    for f in range(75, 85):
+        st = tr.update(f, _dets({"black": T.spots["black"], "white": (900.0, 900.0)}))
+    assert np.linalg.norm(np.array(st.pos["black"]) - T.spots["black"]) < 1.0
+    assert st.pots == [] and len(pots) == 1
+
+
+def test_the_whole_camera_fit_holds_when_one_cushion_edge_is_bad():
+    """A score bar over the near cushion leaves its edge points scattered and pulled off:
+    the four-corner homography bends to them, the whole-camera fit (seven parameters, three
+    clean sides) does not."""
+    from calibration.auto import refine_to_cushions
+    from calibration.finder import Line, intersect, pose_from_homography
+
+    true = CameraModel.broadcast(T.length, T.width, dist=(0, 0, 0, 0, 0))
+    z = T.cushion_height
+    rng = np.random.default_rng(5)
+    faces = {"left": ((0, 0), (0, T.length)), "right": ((T.width, 0), (T.width, T.length)),
+             "baulk": ((0, 0), (T.width, 0)), "top": ((0, T.length), (T.width, T.length))}
+    edges = {}
+    for name, (a, b) in faces.items():
+        u = np.concatenate([np.linspace(0.08, 0.44, 40), np.linspace(0.56, 0.92, 40)])
+        pts = np.array(a, float)[None] + (np.array(b, float) - a)[None] * u[:, None]
+        px = true.project(np.hstack([pts, np.full((len(pts), 1), z)]))
+        px += rng.normal(0, 0.3, px.shape)
+        if name == "top":  # the near cushion, under the bar: one end pulled off, a third scattered
+            px[:, 1] += 10.0 * (1 - u)
+            bad = rng.random(len(px)) < 0.35
+            px[bad, 1] += rng.uniform(-12, 12, bad.sum())
+        edges[name] = px
+    centre = true.project(np.array([[T.width / 2, T.length / 2, z]]))[0]
+    lines = {n: Line.fit(e, centre) for n, e in edges.items()}
+    corners = np.array([intersect(lines["left"], lines["baulk"]), intersect(lines["right"], lines["baulk"]),
+                        intersect(lines["right"], lines["top"]), intersect(lines["left"], lines["top"])])
+    model = np.array([[0, 0], [T.width, 0], [T.width, T.length], [0, T.length]], np.float32)
+    H = cv2.getPerspectiveTransform(model, corners.astype(np.float32))
+    K, R, t, _ = pose_from_homography(H, true.image_size, z)
+    corner_cam = CameraModel(true.image_size, K, np.zeros(5), R, t)
+    fitted = refine_to_cushions(corner_cam, list(edges.values()), T, (0.0, 0.0), fit_focal=True)
+
+    xs, ys = np.meshgrid(np.linspace(100, T.width - 100, 7), np.linspace(100, T.length - 100, 13))
+    pts = np.stack([xs.ravel(), ys.ravel()], 1)
+    px = true.project(np.hstack([pts, np.full((len(pts), 1), T.ball_radius)]))
+
+    def err(cam: CameraModel) -> float:
+        return float(np.median(np.linalg.norm(cam.image_to_plane(px, T.ball_radius) - pts, axis=1)))
+
+    # measured: about 7 mm against 30 mm for the corners' camera
+    assert err(fitted) < 10.0
+    assert err(fitted) < 0.5 * err(corner_cam)

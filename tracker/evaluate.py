@@ -191,9 +191,11 @@ def replace_section(doc: Path, title: str, section: str) -> None:
     doc.write_text(text)
 
 
-def real_metrics(clips: tuple[int, ...] = (1, 2, 7, 9)) -> dict[str, float]:
-    """The real-footage subset: both overhead lab sets and a few broadcast clips; empty when
-    ``../shared/footage`` is absent."""
+def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]:
+    """The real-footage subset: both overhead lab sets and five broadcast clips (the one with
+    no pot, and the hard ones: a yellow dropping slowly into a middle pocket, two blacks struck
+    too hard to be seen, a score bar over the near cushion); empty when ``../shared/footage``
+    is absent."""
     from tracker.footage_eval import broadcast_clips, lab_stills
 
     lab = lab_stills()
@@ -206,6 +208,7 @@ def real_metrics(clips: tuple[int, ...] = (1, 2, 7, 9)) -> dict[str, float]:
         "real.lab_found_fraction": w["found"] / w["balls"],
         "real.lab_detection_mm_median": w["detection_mm_median"],
         "real.clips_right_fraction": cl["right"] / cl["clips"],
+        "real.clips_clean_fraction": cl["clean"] / cl["clips"],
     }
 
 

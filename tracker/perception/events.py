@@ -23,10 +23,21 @@ STRIKE_SPEED_MM_S = 350.0
 #: The cue ball must have stood still this long before a stroke (a hand placing it never
 #: lets it rest first), s.
 WHITE_REST_S = 0.3
+#: A "stroke" whose cue ball keeps speeding up over its first frames, before it touches
+#: anything, is a hand carrying it (the referee replacing it): a struck ball only slows down.
+#: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
+CARRY_FRAMES = 4
+CARRY_SPEEDUP = (1.3, 150.0)
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
 REVIEW_SIMULTANEOUS_S = 0.01
+#: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
+CONTACT_SLACK_MM = 12.0
+#: When no path came that close (far balls in a TV view are known to a few cm, and a fast
+#: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
+#: with a confidence below one and a note for review, mm.
+CONTACT_INFER_MM = 80.0
 
 
 @dataclass
@@ -38,6 +49,7 @@ class _Stroke:
     events: list[Event] = field(default_factory=list)
     rest_since: float | None = None
     review: list[str] = field(default_factory=list)
+    white_speeds: list[float] = field(default_factory=list)
 
 
 class StrokeDetector:
@@ -98,6 +110,11 @@ class StrokeDetector:
             return None
         s = self.stroke
         self._record(st)
+        if self._carried(s, prev, st):
+            # a hand carrying the cue ball, not a stroke: wait for it to be set down
+            self.stroke = None
+            self.white_rest_frames = 0
+            return None
         for b in st.moving:
             if b not in s.started and b != B.WHITE:
                 s.started[b] = st.t
@@ -111,6 +128,22 @@ class StrokeDetector:
         else:
             s.rest_since = None
         return None
+
+    def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
+        """Whether the stroke's cue ball has sped up over its first frames with nothing else
+        moving: carried by a hand (smoothly accelerated), not struck (full speed at once)."""
+        if len(s.white_speeds) > CARRY_FRAMES or B.WHITE not in st.pos or B.WHITE not in prev.pos:
+            return False
+        if set(st.moving) - {B.WHITE} or s.started:
+            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # it has hit something
+            return False
+        v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
+        s.white_speeds.append(v)
+        w = s.white_speeds
+        if len(w) < CARRY_FRAMES:
+            return False
+        ratio, margin = CARRY_SPEEDUP
+        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0])
 
     def _record(self, st: TableState) -> None:
         for b, p in st.pos.items():
@@ -134,23 +167,49 @@ class StrokeDetector:
         two_r = self.table.ball_diameter
         t_prev = st.t - 1.0 / self.fps
         best: tuple[float, str, float] | None = None
+        nearest: tuple[float, str, float] | None = None  # (closest approach mm, ball, t)
         for other in [B.WHITE, *s.started]:
             if other == ball:
                 continue
             # when did the other ball's path come within 2R of this ball's rest position?
             t_c = self._crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t)
             if t_c is None:
+                approach = self._closest(other, rest, t_prev - 2.0 / self.fps, st.t)
+                if approach is not None and (nearest is None or approach[0] < nearest[0]):
+                    nearest = (approach[0], other, approach[1])
                 continue
             gap = abs(t_c - t_prev)
             if best is None or gap < best[0]:
                 best = (gap, other, t_c)
+        confidence = 1.0
+        if best is None and nearest is not None and nearest[0] <= two_r + CONTACT_INFER_MM:
+            d_min, other, t_c = nearest
+            confidence = round(float(np.clip(1.0 - (d_min - two_r - CONTACT_SLACK_MM)
+                                             / CONTACT_INFER_MM, 0.2, 0.9)), 2)
+            best = (0.0, other, t_c)
+            s.review.append(f"contact {other}-{ball} at {t_c:.2f} s inferred: the nearest path "
+                            f"passed {d_min - two_r:.0f} mm outside touching")
         if best is None:
             # moved with nothing near it: a disturbance or an undetected contact
             s.review.append(f"{ball} moved with no ball near it at {st.t:.2f} s")
             return
         _, other, t_c = best
         t_c = max(t_c, s.t0 + 1e-4)  # no contact before the strike
-        s.events.append(Event(EventType.CONTACT, round(t_c, 4), (other, ball)))
+        s.events.append(Event(EventType.CONTACT, round(t_c, 4), (other, ball), confidence=confidence))
+
+    def _closest(self, other: str, target: np.ndarray, t_a: float,
+                 t_b: float) -> tuple[float, float] | None:
+        """(distance mm, time s) of the closest approach of ``other``'s path to ``target``
+        between ``t_a`` and ``t_b``, or None when it has no track."""
+        ts = np.linspace(t_a, t_b, 25)
+        best: tuple[float, float] | None = None
+        for t in ts:
+            p = self._position_at(other, t)
+            if p is not None:
+                d = float(np.linalg.norm(p - target))
+                if best is None or d < best[0]:
+                    best = (d, float(t))
+        return best
 
     def _crossing(self, other: str, target: np.ndarray, two_r: float, t_a: float,
                   t_b: float) -> float | None:
@@ -160,7 +219,7 @@ class StrokeDetector:
             p = self._position_at(other, t)
             d.append(np.inf if p is None else float(np.linalg.norm(p - target)))
         d = np.array(d)
-        inside = np.nonzero(d <= two_r + 12.0)[0]
+        inside = np.nonzero(d <= two_r + CONTACT_SLACK_MM)[0]
         if not len(inside):
             return None
         k = inside[0]

@@ -151,6 +151,15 @@ class Tracker:
         return not s.moving or (bool(s.trail) and s.pos is not None
                                 and float(np.linalg.norm(s.pos - s.trail[0])) < self.table.ball_radius)
 
+    def _respot_place(self, p: np.ndarray) -> bool:
+        """Whether a re-spotted colour can stand at ``p`` (mm): on or beside a spot, or on the
+        long centre line (an occupied spot sends it to the next free one, or toward the top
+        cushion on the centre line)."""
+        t = self.table
+        near_spot = any(float(np.linalg.norm(p - np.asarray(xy))) <= 3 * t.ball_radius
+                        for xy in t.spots.values())
+        return near_spot or abs(float(p[0]) - t.centre_x) <= 2 * t.ball_radius
+
     def _bare(self, det: BallDetections, p: np.ndarray) -> bool:
         """Whether the place ``p`` (mm) shows bare cloth in this frame (no ball, no player)."""
         if det.occupancy is None:
@@ -165,8 +174,8 @@ class Tracker:
         reach = 2 * self.table.ball_radius + self.cfg.contact_slack_mm
         best: tuple[float, np.ndarray] | None = None
         for other, path in paths.items():
-            if other == ball or len(path) < 2 or np.linalg.norm(path[-1] - path[0]) < self.table.ball_radius:
-                continue
+            if other == ball or len(path) < 2 or np.linalg.norm(path[-1] - path[0]) < 2 * self.table.ball_radius:
+                continue  # only a ball going fast (a diameter in a few frames) sends another out of sight
             for a, b in zip(path[:-1], path[1:], strict=True):
                 ab = b - a
                 L2 = float(ab @ ab)
@@ -224,7 +233,12 @@ class Tracker:
                 # a colour first seen after the start must also stand still a moment: a moving
                 # white's blur on the cloth can look green for a frame
                 late = s.pos is None and self.updates > 0
-                if far or late:
+                # a potted ball comes back by hand, standing still: the white anywhere (in
+                # hand), a colour only where the re-spotting rules put it
+                back = s.pos is not None and not s.on_table
+                if back and B.is_colour(ball) and not self._respot_place(det.mm[j]):
+                    continue
+                if far or late or back:
                     if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
                         s.reloc_n += 1
                     else:
@@ -356,6 +370,9 @@ class Tracker:
                     wait = cfg.pot_confirm_s
                     if s.vanished:
                         wait = max(wait, cfg.vanish_confirm_s)
+                    if s.vanished and missing * dt >= 3 * wait and not self._bare(det, s.pos):
+                        # its place stayed covered: it is hidden there, not potted
+                        s.potted_pocket, s.vanished, s.moving = None, False, False
                     if (s.potted_pocket is not None and missing * dt >= wait
                             and (not s.vanished or self._bare(det, s.pos))):
                         s.on_table, s.vanished = False, False
@@ -368,6 +385,13 @@ class Tracker:
                     s.uncertainty = min(100.0, s.uncertainty + 5.0)
         pos = {b: (float(s.pos[0]), float(s.pos[1])) for b, s in self.slots.items()
                if s.on_table and s.pos is not None}
+        for b, s in self.slots.items():
+            # a moving ball unseen for a frame or two (merged with the ball it hits, or a
+            # blur too faint) is where its motion takes it, not frozen where last seen
+            missing = frame - s.last_frame
+            if b in pos and s.moving and not s.seen and 0 < missing <= 2 and s.potted_pocket is None:
+                p = s.pos + s.vel * dt * missing
+                pos[b] = (float(p[0]), float(p[1]))
         moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
         visible = {b for b, s in self.slots.items() if s.seen}
         self.updates += 1
