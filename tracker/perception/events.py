@@ -20,6 +20,9 @@ from tracker.records.shot import Event, EventType, Shot
 
 #: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
 STRIKE_SPEED_MM_S = 350.0
+#: A softer start still is a stroke when another ball starts moving with it (the cue ball
+#: rolled gently into a ball beside it: a hand does not set other balls moving), mm/s.
+SOFT_STRIKE_SPEED_MM_S = 80.0
 #: The cue ball must have stood still this long before a stroke (a hand placing it never
 #: lets it rest first), s.
 WHITE_REST_S = 0.3
@@ -94,7 +97,10 @@ class StrokeDetector:
                 if prev.moving and not first.moving:
                     prev = first
                 settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
-                if float(np.linalg.norm(v)) > STRIKE_SPEED_MM_S and others_still and settled:
+                speed = float(np.linalg.norm(v))
+                struck = speed > STRIKE_SPEED_MM_S or (speed > SOFT_STRIKE_SPEED_MM_S
+                                                       and bool(st.moving - {B.WHITE}))
+                if struck and others_still and settled:
                     before = dict(self.last_rest_pos) or dict(prev.pos)
                     before[B.WHITE] = prev.pos[B.WHITE]
                     self.white_rest_frames = 0
