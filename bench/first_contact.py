@@ -8,7 +8,8 @@ through the camera (25 fps, 1920x1080), processed by ``process`` exactly as a us
 every stroke of the truth is matched to the stroke found nearest in time (within 0.5 s of the
 strike). Counted per matched stroke: the first object ball hit by the cue ball (the same ball,
 and the same kind: red or which colour; the referee needs the kind), and whether the stroke's
-call (foul, penalty) is the same. Writes the "First contact from video (CAMERA)" section of
+call (foul, penalty) is the same. Cushion contacts: each of the truth's (ball kind, time) matched
+to one found within 0.12 s. Writes the "First contact from video (CAMERA)" section of
 docs/ACCURACY.md and docs/metrics-first-contact-CAMERA.json.
 """
 
@@ -24,6 +25,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
@@ -68,6 +71,7 @@ def main() -> None:
                             text=True).stdout.strip()
     physics = Physics()
     rows, wrong = [], []
+    cushions = {"truth": 0, "found": 0, "matched": 0, "dt": []}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(n_frames):
@@ -82,6 +86,20 @@ def main() -> None:
             res = process_video(Path(tmp) / f"{name}.mp4", Path(tmp) / f"out_{name}",
                                 players=("Ann", "Bob"), progress=False,
                                 inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+            truth_c = [(kind(e["ball"]), e["t"]) for s in gt["shots"] for e in s["events"]
+                       if e["type"] == "cushion"]
+            ours_c = [(kind(e.balls[0]), e.t) for f in res.shots for e in f.events
+                      if e.type.value == "cushion"]
+            taken: set[int] = set()
+            for b, t in truth_c:
+                k = next((k for k, (b2, t2) in enumerate(ours_c)
+                          if k not in taken and b2 == b and abs(t2 - t) <= 0.12), None)
+                if k is not None:
+                    taken.add(k)
+                    cushions["dt"].append(abs(ours_c[k][1] - t))
+            cushions["truth"] += len(truth_c)
+            cushions["found"] += len(ours_c)
+            cushions["matched"] += len(taken)
             calls = {d["shot"]: d for d in res.decisions if d.get("shot") is not None and "error" not in d}
             used: set[int] = set()
             for s in gt["shots"]:
@@ -137,7 +155,13 @@ def main() -> None:
              f"({n_ball / max(1, len(found)):.1%}) |",
              f"| same call (foul, penalty) as from the truth | {n_call} of {len(found)} "
              f"({n_call / max(1, len(found)):.1%}) |",
-             f"| first contact wrong and not marked for review | {len(wrong_unflagged)} |", ""]
+             f"| first contact wrong and not marked for review | {len(wrong_unflagged)} |",
+             f"| cushion contacts found (recall) | {cushions['matched']} of {cushions['truth']} "
+             f"({cushions['matched'] / max(1, cushions['truth']):.1%}) |",
+             f"| cushion contacts reported that match the truth (precision) | {cushions['matched']} "
+             f"of {cushions['found']} ({cushions['matched'] / max(1, cushions['found']):.1%}) |",
+             f"| cushion contact time error, median | "
+             f"{1000 * float(np.median(cushions['dt'])) if cushions['dt'] else 0:.0f} ms |", ""]
     if wrong:
         lines += ["Wrong first contacts: " + "; ".join(
             f"frame {r['frame']} stroke {r['shot']} at {r['t']:.1f} s: {r['truth']} read as "
@@ -145,7 +169,8 @@ def main() -> None:
     text = "\n".join(lines) + "\n"
     replace_section(ROOT / "docs" / "ACCURACY.md", title, text)
     (ROOT / "docs" / f"metrics-first-contact-{cam_name}.json").write_text(
-        json.dumps({"rows": rows, "seconds": seconds, "frames": n_frames}, indent=1, default=str))
+        json.dumps({"rows": rows, "seconds": seconds, "frames": n_frames,
+                    "cushions": {k: v for k, v in cushions.items() if k != "dt"}}, indent=1, default=str))
     print(text)
 
 

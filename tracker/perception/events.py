@@ -255,11 +255,60 @@ class StrokeDetector:
                            f"touching ({self.touching_gap_mm} mm): touching?")
         return out
 
+    def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
+                     ball: str) -> list[Event]:
+        """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke: its
+        motion toward a cushion turns to motion away from it while it is within a radius (plus
+        a frame's travel and the position error) of that cushion's face, away from the pocket
+        mouths. The time is where the incoming path reaches a radius from the face."""
+        t = self.table
+        r = t.ball_radius
+        if len(track) < 3:
+            return []
+        ts = np.array([x[0] for x in track])
+        ps = np.array([x[1] for x in track], float)
+        out: list[Event] = []
+        # (axis, face coordinate, sign of the inward normal, name)
+        faces = ((0, 0.0, 1.0, "left"), (0, t.width, -1.0, "right"),
+                 (1, 0.0, 1.0, "baulk"), (1, t.length, -1.0, "top"))
+        mouths = [np.asarray(pk.mouth_centre) for pk in t.pockets.values()]
+        last_t = -1.0
+        vel = np.diff(ps, axis=0) / np.maximum(np.diff(ts), 1e-6)[:, None]  # (K-1, 2) mm/s
+        for k in range(1, len(ps) - 1):
+            for axis, face, inward, name in faces:
+                n_in = -inward * vel[k - 1][axis]  # speed toward the face before sample k
+                if n_in < 50.0:
+                    continue
+                # away from it after sample k, or after k+1 (the reflection straddles a frame)
+                j = next((j for j in (k, k + 1) if j < len(vel) and inward * vel[j][axis] >= 30.0), None)
+                if j is None:
+                    continue
+                n_out = inward * vel[j][axis]
+                near = ps[k] if inward * (ps[k][axis] - face) <= inward * (ps[j][axis] - face) else ps[j]
+                dist = inward * (near[axis] - face)
+                step = max(n_in * (ts[k] - ts[k - 1]), n_out * (ts[j + 1] - ts[j]))
+                reach = r + 0.6 * step + 3 * self.position_error_mm
+                if dist > reach or min(np.linalg.norm(near - m) for m in mouths) < 1.5 * t.corner_mouth:
+                    continue
+                # when the incoming path was a radius from the face
+                d_prev = inward * (ps[k - 1][axis] - face)
+                tc = ts[k - 1] + np.clip((d_prev - r) / n_in, 0.0, ts[j + 1] - ts[k - 1])
+                if tc - last_t < 0.08:
+                    continue
+                half = "baulk" if near[1] < t.length / 2 else "top"
+                label = name if axis == 1 else f"{name}_{half}"
+                out.append(Event(EventType.CUSHION, round(float(tc), 4), (ball,), cushion=label))
+                last_t = tc
+        return out
+
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
         self.stroke = None
         self.n_shots += 1
+        for ball, track in s.track.items():
+            moved = [x for x in track if x[0] >= s.t0 - 1e-6]
+            s.events.extend(self.cushion_hits(moved, ball))
         events = sorted(s.events, key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
         if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
