@@ -70,6 +70,8 @@ class StrokeDetector:
         self.last_rest_pos: dict[str, tuple[float, float]] = {}
         self.white_rest_frames = 0
         self.recent: list[TableState] = []
+        #: (t s, position mm) where the settled cue ball last left rest, while it moves
+        self.white_left: tuple[float, tuple[float, float]] | None = None
 
     def update(self, st: TableState) -> Shot | None:
         """Feed one frame; returns a shot record when a stroke has just ended."""
@@ -87,24 +89,37 @@ class StrokeDetector:
                 self.white_rest_frames += 1
             elif B.WHITE not in st.moving:
                 self.white_rest_frames = 0
+            if B.WHITE not in st.moving:
+                self.white_left = None
+            elif self.white_left is None and B.WHITE in prev.pos:
+                self.white_left = (prev.t, prev.pos[B.WHITE])
             if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
                 v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
                 # the cue ball may hit a ball within the first frame, and that ball may show
                 # its motion a frame before the cue ball does: what matters is that
                 # everything was at rest just before
                 first = self.recent[0] if len(self.recent) == 3 else prev
-                others_still = not first.moving or not prev.moving
+                others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
                 if prev.moving and not first.moving:
                     prev = first
                 settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
                 speed = float(np.linalg.norm(v))
-                struck = speed > STRIKE_SPEED_MM_S or (speed > SOFT_STRIKE_SPEED_MM_S
-                                                       and bool(st.moving - {B.WHITE}))
+                soft = speed <= STRIKE_SPEED_MM_S
+                if soft and B.WHITE in first.pos:
+                    # it may stop dead at the contact: its speed over the frame before counts
+                    speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
+                                                                        first.pos[B.WHITE]))) * self.fps)
+                struck = not soft or (speed > SOFT_STRIKE_SPEED_MM_S and bool(st.moving - {B.WHITE}))
                 if struck and others_still and settled:
                     before = dict(self.last_rest_pos) or dict(prev.pos)
                     before[B.WHITE] = prev.pos[B.WHITE]
+                    t0 = prev.t + 0.5 / self.fps
+                    if soft and self.white_left is not None:
+                        # it has been rolling gently since it left rest
+                        t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
+                        before[B.WHITE] = self.white_left[1]
                     self.white_rest_frames = 0
-                    self.stroke = _Stroke(t0=prev.t + 0.5 / self.fps, before=before)
+                    self.stroke = _Stroke(t0=t0, before=before)
                     self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
