@@ -89,7 +89,7 @@ def main() -> None:
               f"{tracks['mean_offset_px']} px (x, y: + is right, down).", ""]
     lines += ["", "### Broadcast stills (`broadcast-snooker/stills`): balls counted per colour", "",
               f"{stills['calibrated']} of {stills['stills']} stills calibrated automatically (the "
-              "others: zoomed or cut views where the cushions do not fit a full table). On those: "
+              "others: views whose cushion lines do not fit a full table). On those: "
               f"every colour's count exact on {stills['all_counts_exact']}, the total on "
               f"{stills['total_exact']}; {stills['balls_seen']} balls counted against "
               f"{stills['balls_truth']} labelled, {stills['abs_count_error']} count errors in all.", "",

@@ -9,7 +9,7 @@ Profile file (JSON, ``version`` 1; documented in ``docs/CALIBRATION.md``)::
       "homography_image_to_table": 3x3,   # undistorted px -> table mm on the bed (z = 0)
       "lens": {"model": "opencv", "K": 3x3, "dist": [k1, k2, p1, p2, k3]},
       "camera_pose": {"R": 3x3, "t": [mm]} | null,
-      "fit_error_mm": {"median": mm, "max": mm, "n": points},
+      "fit_error_mm": {"median": mm, "max": mm, "n": points, "worst_side": mm (auto)},
       "method": "auto" | "manual",
       "orientation": "markings" | "assumed",
       "focal": "estimated" | "assumed",
