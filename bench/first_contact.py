@@ -151,7 +151,7 @@ def main() -> None:
              f"| strokes found that did not happen | {extra} |",
              f"| first object ball of the right kind (red / which colour) | {n_kind} of {len(found)} "
              f"({n_kind / max(1, len(found)):.1%}) |",
-             f"| the very same ball (which red too) | {n_ball} of {len(found)} "
+             f"| the very same ball, reds by the tracker's own numbering (which need not follow the truth's) | {n_ball} of {len(found)} "
              f"({n_ball / max(1, len(found)):.1%}) |",
              f"| same call (foul, penalty) as from the truth | {n_call} of {len(found)} "
              f"({n_call / max(1, len(found)):.1%}) |",
