@@ -135,6 +135,13 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     else:
         chosen = candidates[best]
     _, _, rot, cam, focal_ok = chosen
+    corners_fit = cushion_fit(cam, edges, table)
+    if corners_fit["median"] > 2 * MAX_FIT_ERROR_MM:
+        # the refit polishes a roughly right camera; it does not rescue one the corners put
+        # far off (misread cushion lines can fit a wrong camera too)
+        raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
+                            f"{table.width:.0f} mm (median {corners_fit['median']:.0f} mm off); "
+                            "check --table-size or use --points")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
     notes = []
     if orientation == "convention":
@@ -146,7 +153,24 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     if not focal_ok:
         notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
                      " degrees field of view assumed (give --hfov if known)")
-    # fit error: cushion edge points against the cushion faces, on the nose plane
+    fit = cushion_fit(cam, edges, table)
+    if fit["median"] > MAX_FIT_ERROR_MM:
+        raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
+                            f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
+                            "--table-size or use --points")
+    if fit["worst_side"] > 2 * MAX_FIT_ERROR_MM:
+        raise TableNotFound(f"one cushion line is {fit['worst_side']:.0f} mm off the table model "
+                            "while the others fit: it is hidden or misread (a projected ring, a "
+                            "cue along it); use another frame, or --points")
+    return Calibration((w, h), table, cam, fit, "auto", orientation,
+                       "estimated" if focal_ok else "assumed", notes)
+
+
+def cushion_fit(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> dict[str, float]:
+    """Fit error (mm) of a camera: the cushion-edge points (one (N, 2) px array per side)
+    mapped to the nose plane, their distance to the nearest cushion face: median, max, count,
+    and the worst side's own median (the overall median can hide one side, such as a near
+    cushion under a score bar, that a refit outvoted)."""
     errs, sides = [], []
     for e in edges:
         pts = cam.image_to_plane(e, table.cushion_height)
@@ -155,16 +179,8 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         errs.extend(d.tolist())
         sides.append(float(np.median(d)))
     errs_a = np.array(errs)
-    # the worst cushion's own median: the overall median can hide one side (a score bar over
-    # the near cushion) that the refit outvoted
-    fit = {"median": round(float(np.median(errs_a)), 2), "max": round(float(errs_a.max()), 2),
-           "n": len(errs_a), "worst_side": round(max(sides), 2)}
-    if fit["median"] > MAX_FIT_ERROR_MM:
-        raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
-                            f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
-                            "--table-size or use --points")
-    return Calibration((w, h), table, cam, fit, "auto", orientation,
-                       "estimated" if focal_ok else "assumed", notes)
+    return {"median": round(float(np.median(errs_a)), 2), "max": round(float(errs_a.max()), 2),
+            "n": len(errs_a), "worst_side": round(max(sides), 2)}
 
 
 def refine_to_cushions(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
