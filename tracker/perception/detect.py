@@ -215,9 +215,13 @@ class BallDetector:
         holes = (li[..., 0] < 0.55 * self.cloth_lab[0]) & grey & self.pocket_zone.astype(bool)
         if others:
             always = fg.astype(bool) & self.pocket_zone.astype(bool)
+            bed = self.bed.astype(bool)
             for o in others:
-                always &= self.foreground(cv2.resize(o, self.small, interpolation=cv2.INTER_AREA),
-                                          opened=False).astype(bool)
+                fo = self.foreground(cv2.resize(o, self.small, interpolation=cv2.INTER_AREA),
+                                     opened=False).astype(bool)
+                if fo[bed].mean() > 0.5:
+                    continue  # not this view (a cut to the crowd, a close-up)
+                always &= fo
             holes |= always
         static = fg & ((1 - self.bed) | holes.astype(np.uint8))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,

@@ -151,6 +151,12 @@ class Tracker:
         return not s.moving or (bool(s.trail) and s.pos is not None
                                 and float(np.linalg.norm(s.pos - s.trail[0])) < self.table.ball_radius)
 
+    def _taken(self, ball: str, p: np.ndarray) -> bool:
+        """Whether another ball on the table stands within 1.5 radii of ``p`` (mm)."""
+        return any(b != ball and o.on_table and o.pos is not None
+                   and float(np.linalg.norm(o.pos - p)) < 1.5 * self.table.ball_radius
+                   for b, o in self.slots.items())
+
     def _respot_place(self, p: np.ndarray) -> bool:
         """Whether a re-spotted colour can stand at ``p`` (mm): on or beside a spot, or on the
         long centre line (an occupied spot sends it to the next free one, or toward the top
@@ -202,7 +208,9 @@ class Tracker:
         jump allowance, the distance of one frame at its speed, and, for a ball unseen for a
         few frames (struck while merged with the cue ball's blob), as far as a ball can travel
         meanwhile."""
-        unseen = max(0, min(frame - s.last_frame - 1, 10)) if s.last_frame >= 0 else 0
+        unseen = max(0, frame - s.last_frame - 1) if s.last_frame >= 0 else 0
+        if unseen > 10:
+            unseen = 0  # hidden for long: it is where it was, or relocated by hand (below)
         if s.potted_pocket is not None and not s.vanished:
             unseen = 0  # it vanished into a pocket: back only near it, or re-spotted by hand
         return (self.cfg.gate_jump_mm + float(np.linalg.norm(s.vel)) / self.fps
@@ -238,6 +246,8 @@ class Tracker:
                 back = s.pos is not None and not s.on_table
                 if back and B.is_colour(ball) and not self._respot_place(det.mm[j]):
                     continue
+                if (late or back) and self._taken(ball, det.mm[j]):
+                    continue  # another ball stands there, its colour misread for a moment
                 if far or late or back:
                     if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
                         s.reloc_n += 1
