@@ -16,7 +16,6 @@ docs/ACCURACY.md and docs/metrics-first-contact-CAMERA.json.
 from __future__ import annotations
 
 import datetime
-import gzip
 import json
 import os
 import platform
@@ -31,12 +30,9 @@ import numpy as np
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
 from tracker import balls as B
-from tracker.evaluate import replace_section
-from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
+from tracker.evaluate import render_and_referee, replace_section
 from tracker.synth.physics import Physics
-from tracker.synth.render import RenderStyle
 from tracker.synth.scenarios import build
-from tracker.synth.video import write_clip
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -78,14 +74,7 @@ def main() -> None:
             name = f"frame_{seed}"
             world = build("frame", seed=seed, physics=physics, players=("Ann", "Bob"),
                           max_seconds=seconds)
-            write_clip(world, cam, tmp, name, RenderStyle(seed=seed), progress=False,
-                       description="bot frame")
-            with gzip.open(Path(tmp) / f"{name}.gt.json.gz", "rt") as fh:
-                gt = json.load(fh)
-            log = Path(tmp) / f"{name}.log.jsonl"
-            res = process_video(Path(tmp) / f"{name}.mp4", Path(tmp) / f"out_{name}",
-                                players=("Ann", "Bob"), progress=False,
-                                inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+            gt, res = render_and_referee(world, cam, Path(tmp), name, seed, "bot frame")
             truth_c = [(kind(e["ball"]), e["t"]) for s in gt["shots"] for e in s["events"]
                        if e["type"] == "cushion"]
             ours_c = [(kind(e.balls[0]), e.t) for f in res.shots for e in f.events

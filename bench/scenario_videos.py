@@ -11,7 +11,6 @@ match; the clips are made in a temporary folder (seed 0, 25 fps, 1920x1080).
 from __future__ import annotations
 
 import datetime
-import gzip
 import json
 import os
 import platform
@@ -23,12 +22,9 @@ from pathlib import Path
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
-from tracker.evaluate import replace_section
-from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
+from tracker.evaluate import render_and_referee, replace_section
 from tracker.synth.physics import Physics
-from tracker.synth.render import RenderStyle
 from tracker.synth.scenarios import SCENARIOS, build
-from tracker.synth.video import write_clip
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -53,13 +49,7 @@ def main() -> None:
             if name == "frame":
                 continue
             world = build(name, seed=0, physics=physics, players=("Ann", "Bob"))
-            write_clip(world, cam, tmp, name, RenderStyle(seed=0), progress=False, description=what)
-            with gzip.open(Path(tmp) / f"{name}.gt.json.gz", "rt") as fh:
-                gt = json.load(fh)
-            log = Path(tmp) / f"{name}.log.jsonl"
-            res = process_video(Path(tmp) / f"{name}.mp4", Path(tmp) / f"out_{name}",
-                                players=("Ann", "Bob"), progress=False,
-                                inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+            gt, res = render_and_referee(world, cam, Path(tmp), name, 0, what)
             truth_calls = [o for o in world.outputs if o.get("shot") is not None]
             ours = [d for d in res.decisions if d.get("shot") is not None and "error" not in d]
             same = sum(call_key(a) == call_key(b) for a, b in zip(truth_calls, ours, strict=False))

@@ -27,6 +27,26 @@ SAMPLES = ROOT / "sample_videos"
 REFERENCE = ROOT / "bench" / "reference-metrics.json"
 
 
+def render_and_referee(world: Any, camera: Any, folder: Path, name: str, seed: int,
+                       description: str) -> tuple[dict, Any]:
+    """Render a played synthetic ``world`` through ``camera`` into ``folder`` (``name``.mp4 and
+    its truth files, style seed ``seed``), referee the clip with ``process`` and the operator
+    inputs of its log. Returns (ground truth dict, :class:`tracker.pipeline.ProcessResult`)."""
+    from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
+    from tracker.synth.render import RenderStyle
+    from tracker.synth.video import write_clip
+
+    folder = Path(folder)
+    write_clip(world, camera, folder, name, RenderStyle(seed=seed), progress=False,
+               description=description)
+    with gzip.open(folder / f"{name}.gt.json.gz", "rt") as fh:
+        gt = json.load(fh)
+    log = folder / f"{name}.log.jsonl"
+    res = process_video(folder / f"{name}.mp4", folder / f"out_{name}", players=("Ann", "Bob"),
+                        progress=False, inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+    return gt, res
+
+
 def _truth(name: str) -> dict:
     with gzip.open(SAMPLES / f"{name}.gt.json.gz", "rt") as fh:
         return json.load(fh)
