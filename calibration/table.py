@@ -150,6 +150,13 @@ class TableGeometry:
         """The long centre line, mm."""
         return self.width / 2.0
 
+    @property
+    def cushion_faces(self) -> tuple[tuple[int, float, float, str], ...]:
+        """The four cushion faces as (axis 0 = x / 1 = y, face coordinate mm, sign of the
+        inward normal, name): left, right (long sides), baulk, top."""
+        return ((0, 0.0, 1.0, "left"), (0, self.width, -1.0, "right"),
+                (1, 0.0, 1.0, "baulk"), (1, self.length, -1.0, "top"))
+
     @cached_property
     def spots(self) -> dict[str, tuple[float, float]]:
         """The six colour spots, mm, keyed by colour name."""

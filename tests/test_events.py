@@ -90,3 +90,85 @@ def test_a_bounce_off_a_cushion_is_found_with_its_cushion_and_time():
     # a ball rolling along without touching any cushion has none
     straight = [(k / FPS, (800.0 + 20.0 * k, 1000.0 + 30.0 * k)) for k in range(25)]
     assert StrokeDetector(T, FPS).cushion_hits(straight, "white") == []
+
+
+def _stroke_with(other: dict, moves: dict, seen_at_end: bool = True) -> list:
+    """The white struck up the table (x = 300, away from everything); ``other``: balls at rest
+    (mm); ``moves``: ball -> its position per frame after the strike (the last is where it
+    stays). Returns the shots."""
+    white = np.array([300.0, 700.0])
+    frames = [({"white": tuple(white), **other, **{b: p[0] for b, p in moves.items()}}, set())
+              for _ in range(15)]
+    n = max(len(p) for p in moves.values())
+    for k in range(1, n + 12):
+        pos = {"white": tuple(white + [0, 60.0 * min(k, 10)]), **other}
+        moving = {"white"} if k <= 10 else set()
+        for b, path in moves.items():
+            pos[b] = path[min(k - 1, len(path) - 1)]
+            if k - 1 < len(path) - 1:
+                moving.add(b)
+        frames.append((pos, moving))
+    end = frames[-1][0]
+    frames += [(end, set())] * 25
+    det = StrokeDetector(T, FPS)
+    shots = []
+    for k, (pos, moving) in enumerate(frames):
+        visible = set(pos) if seen_at_end or k < len(frames) - 30 else set(pos) - set(moves)
+        shot = det.update(TableState(k, k / FPS, pos, set(moving), visible, [], []))
+        if shot is not None:
+            shots.append(shot)
+    return shots
+
+
+def _slide(a: tuple, b: tuple, n: int = 8) -> list:
+    return [tuple(np.array(a) + (np.array(b) - np.array(a)) * (k / (n - 1))) for k in range(n)]
+
+
+def test_a_lone_ball_pushed_with_no_ball_near_it_is_disturbed():
+    shots = _stroke_with({}, {"red_01": _slide(RED, (RED[0] + 60.0, RED[1] - 20.0))})
+    assert len(shots) == 1
+    dist = [e for e in shots[0].events if e.type.value == "disturbed"]
+    assert [e.ball for e in dist] == ["red_01"] and dist[0].confidence < 1
+    assert any("disturbed" in n for n in shots[0].needs_review)
+
+
+def test_no_disturbance_called_in_a_cluster_for_a_tiny_move_or_an_unseen_ball():
+    """A red moving out of a cluster (a neighbour may have nudged it), a detection that came
+    back to its place (an occluded ball's centre shifts), a ball hidden at the end: no
+    disturbed event, only a review note."""
+    neighbour = {"red_02": (RED[0] + T.ball_diameter + 1.0, RED[1])}
+    for other, path, seen in ((neighbour, _slide(RED, (RED[0] - 60.0, RED[1])), True),
+                              ({}, _slide(RED, (RED[0] + 30.0, RED[1])) + [RED] * 3, True),
+                              ({}, _slide(RED, (RED[0] + 60.0, RED[1])), False)):
+        shots = _stroke_with(other, {"red_01": path}, seen_at_end=seen)
+        assert len(shots) == 1
+        assert not [e for e in shots[0].events if e.type.value == "disturbed"]
+        assert any("no ball near it" in n for n in shots[0].needs_review)
+
+
+def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back():
+    white = np.array([300.0, 700.0])
+    det = StrokeDetector(T, FPS)
+    shots = []
+    for back in (False, True):
+        det = StrokeDetector(T, FPS)
+        frames = []
+        for k in range(15):
+            frames.append(TableState(k, k / FPS, {"white": tuple(white), "red_01": RED}, set(),
+                                     {"white", "red_01"}, [], []))
+        for k in range(15, 60):
+            p = {"white": tuple(white + [0, 60.0 * min(k - 14, 10)]), "red_01": RED}
+            off = [("white", 1.6, "top")] if k == 40 else []
+            appeared = ["white"] if back and k == 45 else []
+            moving = {"white"} if k <= 40 else set()
+            frames.append(TableState(k, k / FPS, p, moving, set(p), [], appeared, off))
+        for k in range(60, 90):
+            frames.append(TableState(k, k / FPS, frames[-1].pos, set(), set(frames[-1].pos), [], []))
+        shots = [s for s in (det.update(st) for st in frames) if s is not None]
+        assert len(shots) == 1
+        offs = [e for e in shots[0].events if e.type.value == "off_table"]
+        if back:
+            assert offs == [] and any("came back" in n for n in shots[0].needs_review)
+        else:
+            assert [(e.ball, e.cushion) for e in offs] == [("white", "top")] and offs[0].confidence < 1
+            assert any("off the table" in n for n in shots[0].needs_review)

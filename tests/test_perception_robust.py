@@ -283,3 +283,58 @@ def test_the_whole_camera_fit_holds_when_one_cushion_edge_is_bad():
     # measured: about 7 mm against 30 mm for the corners' camera
     assert err(fitted) < 10.0
     assert err(fitted) < 0.5 * err(corner_cam)
+
+
+def _roll_into_right_cushion(tr: Tracker, share: float, comes_back: bool = False) -> list:
+    """A red rolls at 2 m/s into the right cushion (top half, far from the pockets) and
+    vanishes there; ``share``: how covered its last place looks afterwards; ``comes_back``:
+    it is seen again, bounced back off the cushion, after 8 frames. Returns the off events."""
+    white = (900.0, 900.0)
+    start = np.array([T.width - 500.0, 2400.0])
+    v = np.array([2000.0, 300.0])
+    off = []
+    for f in range(4):
+        off += tr.update(f, _dets({"red_01": tuple(start), "white": white})).off
+    f, p = 4, start.copy()
+    while p[0] + v[0] / 25.0 < T.width - T.ball_radius:  # rolling in
+        p = p + v / 25.0
+        off += tr.update(f, _dets({"red_01": tuple(p), "white": white})).off
+        f += 1
+    for k in range(50):  # gone at the cushion
+        if comes_back and 8 <= k < 12:
+            det = _dets({"red_01": (p[0] - 30.0 * k, p[1] + 5.0 * k), "white": white})
+        else:
+            det = _dets({"white": white})
+        det.occupancy = _occupied(share)
+        off += tr.update(f + k, det).off
+    return off
+
+
+def test_a_ball_that_vanishes_jumping_a_cushion_is_off_the_table():
+    off = _roll_into_right_cushion(Tracker(T, 25.0), share=0.0)
+    assert [(b, c) for b, _, c in off] == [("red_01", "right_top")]
+
+
+def test_a_ball_hidden_at_a_cushion_or_seen_again_is_not_off_the_table():
+    """Its place covered (a player leaning over the cushion), or back in view after the
+    bounce: it never left the table."""
+    assert _roll_into_right_cushion(Tracker(T, 25.0), share=0.9) == []
+    assert _roll_into_right_cushion(Tracker(T, 25.0), share=0.0, comes_back=True) == []
+
+
+def test_a_ball_struck_at_a_near_cushion_and_never_seen_is_off_the_table():
+    """A red 150 mm from the left cushion, hit square by the white: gone the same frame, no
+    pocket in its line of centres, the cushion within reach: off the table, over the left
+    cushion."""
+    tr = Tracker(T, 25.0)
+    red = np.array([150.0 + T.ball_radius, 2500.0])
+    off = []
+    for f in range(4):
+        off += tr.update(f, _dets({"red_01": tuple(red), "white": (900.0, 2500.0)})).off
+    for f, x in enumerate(np.linspace(800.0, red[0] + 60.0, 6), start=4):
+        off += tr.update(f, _dets({"red_01": tuple(red), "white": (x, 2500.0)})).off
+    for f in range(10, 60):
+        det = _dets({"white": (red[0] + 60.0, 2500.0)})
+        det.occupancy = _occupied(0.0)
+        off += tr.update(f, det).off
+    assert [(b, c) for b, _, c in off] == [("red_01", "left_top")]

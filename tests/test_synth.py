@@ -165,6 +165,8 @@ def test_every_scripted_scenario_shows_its_category(physics):
         "foul_and_miss": lambda o: any(d["miss"] for d in o),
         "no_contact": lambda o: any(f["code"] == "no_contact" for d in o for f in d["fouls"]),
         "respot_occupied": lambda o: any(r["how"] == "highest_spot" for d in o for r in d["respots"]),
+        "off_table": lambda o: sum(f["code"] == "forced_off" for d in o for f in d["fouls"]) == 2,
+        "ball_disturbed": lambda o: any(f["code"] == "ball_disturbed" for d in o for f in d["fouls"]),
     }
     for name in SCENARIOS:
         if name == "frame":
@@ -186,3 +188,40 @@ def test_pooltool_agrees_with_our_referee_on_the_basic_fouls():
     assert all(d.explanation for d in r.disagreements), [d.to_dict() for d in r.disagreements]
     assert r.agree + len(r.disagreements) == r.strokes
     assert r.agree / r.strokes >= 0.95
+
+
+def test_a_ball_forced_off_flies_over_the_cushion_and_is_gone(physics):
+    """The scripted mishap: the red leaves the bed at its cushion contact, in the air (above
+    the cushion) while over the rail, then is gone from the frames, the final layout and the
+    truth's events after its off_table event."""
+    from tracker.synth.scenarios import build
+
+    w = build("off_table", physics=physics)
+    shot = w.shots[0].shot
+    off = [e for e in shot.events if e.type.value == "off_table"]
+    assert [e.ball for e in off] == ["red_01"]
+    assert "red_01" not in shot.positions_after
+    assert not [e for e in shot.events if "red_01" in e.balls and e.t > off[0].t]
+    t = w.table
+
+    def over_rail(p: tuple[float, float]) -> bool:  # its centre a radius beyond a cushion face
+        r = t.ball_radius
+        return not (-r <= p[0] <= t.width + r and -r <= p[1] <= t.length + r)
+
+    flight = [f for f in w.frames if "red_01" in f.balls and over_rail(f.balls["red_01"])]
+    assert flight and all(f.heights.get("red_01", 0.0) > t.ball_radius + t.cushion_height
+                          for f in flight)
+    after = [f for f in w.frames if f.t > off[0].t + 0.5]
+    assert after and all("red_01" not in f.balls for f in after)
+
+
+def test_a_disturbed_ball_moves_with_no_ball_near_it(physics):
+    from tracker.synth.scenarios import build
+
+    w = build("ball_disturbed", physics=physics)
+    shot = w.shots[0].shot
+    dist = [e for e in shot.events if e.type.value == "disturbed"]
+    assert [e.ball for e in dist] == ["red_02"]
+    a, b = np.array(shot.positions_before["red_02"]), np.array(shot.positions_after["red_02"])
+    assert 40.0 < np.linalg.norm(b - a) < 80.0
+    assert not [e for e in shot.events if e.type.value == "contact" and "red_02" in e.balls]

@@ -41,6 +41,19 @@ CONTACT_SLACK_MM = 12.0
 #: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
 #: with a confidence below one and a note for review, mm.
 CONTACT_INFER_MM = 80.0
+#: How sure a ball that vanished at a cushion and never came back has left the table (it was
+#: not seen going: marked for review).
+OFF_TABLE_CONFIDENCE = 0.7
+#: A ball that moved with no ball's path near it is disturbed (a foul by the striker) when it
+#: was alone (no ball at rest or moving within 2R + CONTACT_INFER_MM of it before it moved),
+#: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
+#: mm (an occluded ball's detection shifts while covered, then comes back).
+DISTURB_MIN_MM = 20.0
+#: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
+DISTURB_CONFIDENCE = 0.8
+#: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
+#: is reported for review (disturbed by a player, or moved by the referee?), mm.
+BETWEEN_STROKES_MOVE_MM = 20.0
 
 
 @dataclass
@@ -53,6 +66,8 @@ class _Stroke:
     rest_since: float | None = None
     review: list[str] = field(default_factory=list)
     white_speeds: list[float] = field(default_factory=list)
+    #: balls that left rest with no ball's path near them: ball -> time s
+    loose: dict[str, float] = field(default_factory=dict)
 
 
 class StrokeDetector:
@@ -72,6 +87,11 @@ class StrokeDetector:
         self.recent: list[TableState] = []
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
+        #: review notes gathered between strokes, for the next shot record
+        self.pending_review: list[str] = []
+        #: where each ball stood at the end of the last stroke (mm), to see balls moved between
+        #: strokes; balls taken off or put back by hand since are dropped from it
+        self.after_last: dict[str, tuple[float, float]] = {}
 
     def update(self, st: TableState) -> Shot | None:
         """Feed one frame; returns a shot record when a stroke has just ended."""
@@ -82,6 +102,7 @@ class StrokeDetector:
             return None
         if self.stroke is None:
             if not st.moving:
+                self._moved_between_strokes(st)
                 self.last_rest_pos = dict(st.pos)
             # the cue ball at rest (hidden by the player addressing it counts as at rest); a
             # hand moving it, or its return from a pocket, starts the count again
@@ -119,7 +140,9 @@ class StrokeDetector:
                         t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
                         before[B.WHITE] = self.white_left[1]
                     self.white_rest_frames = 0
-                    self.stroke = _Stroke(t0=t0, before=before)
+                    self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
+                                          white_speeds=[speed])
+                    self.pending_review = []
                     self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
@@ -142,6 +165,16 @@ class StrokeDetector:
                 self._contact(b, st)
         for ball, pocket, t in st.pots:
             s.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
+        for ball, t, cushion in st.off:
+            s.events.append(Event(EventType.OFF_TABLE, round(t, 4), (ball,), cushion=cushion or None,
+                                  confidence=OFF_TABLE_CONFIDENCE))
+        for ball in st.appeared:
+            # a ball called off the table that is seen again before the stroke ends was hidden
+            gone = [e for e in s.events if e.type == EventType.OFF_TABLE and e.ball == ball]
+            if gone:
+                s.events = [e for e in s.events if e not in gone]
+                s.review.append(f"the {ball} vanished at the {gone[0].cushion or 'cushion'} cushion "
+                                f"at {gone[0].t:.2f} s and came back: not off the table")
         if not st.moving:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
             if st.t - s.rest_since >= SETTLE_S:
@@ -211,8 +244,9 @@ class StrokeDetector:
             s.review.append(f"contact {other}-{ball} at {t_c:.2f} s inferred: the nearest path "
                             f"passed {d_min - two_r:.0f} mm outside touching")
         if best is None:
-            # moved with nothing near it: a disturbance or an undetected contact
-            s.review.append(f"{ball} moved with no ball near it at {st.t:.2f} s")
+            # moved with nothing near it: a disturbance or an undetected contact (decided when
+            # the stroke ends, from where it stood and where it stops)
+            s.loose[ball] = st.t
             return
         _, other, t_c = best
         t_c = max(t_c, s.t0 + 1e-4)  # no contact before the strike
@@ -283,9 +317,7 @@ class StrokeDetector:
         ts = np.array([x[0] for x in track])
         ps = np.array([x[1] for x in track], float)
         out: list[Event] = []
-        # (axis, face coordinate, sign of the inward normal, name)
-        faces = ((0, 0.0, 1.0, "left"), (0, t.width, -1.0, "right"),
-                 (1, 0.0, 1.0, "baulk"), (1, t.length, -1.0, "top"))
+        faces = t.cushion_faces
         mouths = [np.asarray(pk.mouth_centre) for pk in t.pockets.values()]
         last_t = -1.0
         vel = np.diff(ps, axis=0) / np.maximum(np.diff(ts), 1e-6)[:, None]  # (K-1, 2) mm/s
@@ -316,9 +348,68 @@ class StrokeDetector:
                 last_t = tc
         return out
 
+    def _alone(self, ball: str, until: float) -> bool:
+        """Whether no other ball stood, or passed, within 2R + CONTACT_INFER_MM of where
+        ``ball`` stood before the stroke, up to time ``until`` (s)."""
+        s = self.stroke
+        assert s is not None
+        here = np.asarray(s.before[ball])
+        near = self.table.ball_diameter + CONTACT_INFER_MM
+        for other, p in s.before.items():
+            if other != ball and float(np.linalg.norm(np.asarray(p) - here)) <= near:
+                return False
+        for other, track in s.track.items():
+            if other == ball:
+                continue
+            pts = np.array([p for t, p in track if t <= until + 1e-6])
+            if len(pts) and float(np.min(np.linalg.norm(pts - here, axis=1))) <= near:
+                return False
+        return True
+
+    def _disturbances(self, st: TableState) -> list[Event]:
+        """Disturbed events for the balls that moved with no ball near them (``loose``): alone
+        before they moved, seen at rest now, and at least DISTURB_MIN_MM from where they
+        stood. The others keep a review note."""
+        s = self.stroke
+        assert s is not None
+        out = []
+        for ball, t in s.loose.items():
+            moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
+                     if ball in st.pos and ball in s.before else 0.0)
+            if ball in s.before and ball in st.visible and moved >= DISTURB_MIN_MM and self._alone(ball, t):
+                t_move = t - 1.0 / self.fps
+                out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
+                                 confidence=DISTURB_CONFIDENCE))
+                s.review.append(f"the {ball} moved {moved:.0f} mm at {t_move:.2f} s with no ball "
+                                "near it: disturbed by the striker (foul)? confirm who touched it")
+            else:
+                s.review.append(f"{ball} moved with no ball near it at {t:.2f} s")
+        return out
+
+    def _moved_between_strokes(self, st: TableState) -> None:
+        """Note, for the next shot, balls at rest that stand elsewhere than where the last
+        stroke left them, with no stroke made (a player's sleeve, or the referee's hand)."""
+        for b in st.appeared:
+            self.after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
+        for b, p in list(self.after_last.items()):
+            if b not in st.pos:
+                self.after_last.pop(b)
+                continue
+            d = float(np.linalg.norm(np.subtract(st.pos[b], p)))
+            if d >= BETWEEN_STROKES_MOVE_MM and b in st.visible:
+                self.pending_review.append(
+                    f"the {b} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
+                    "made: disturbed by a player (foul), or moved by the referee? confirm")
+                self.after_last[b] = st.pos[b]
+
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
+        s.events.extend(self._disturbances(st))
+        for e in s.events:
+            if e.type == EventType.OFF_TABLE:
+                s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
+                                "and was not seen again: off the table? confirm")
         self.stroke = None
         self.n_shots += 1
         for ball, track in s.track.items():
@@ -334,6 +425,7 @@ class StrokeDetector:
         s.review.extend(self.touching_doubts(before))
         after = dict(st.pos)
         self.last_rest_pos = dict(st.pos)
+        self.after_last = dict(st.pos)
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
                     positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
                     needs_review=tuple(s.review))

@@ -25,6 +25,8 @@ from tracker import balls as B
 from tracker.perception.detect import CLASSES, BallDetections
 
 SLOTS: tuple[str, ...] = B.ALL_BALLS
+#: Where a ball went that left the table (in place of a pocket name while it is pending).
+OFF_TABLE = "off_table"
 
 
 @dataclass
@@ -53,6 +55,9 @@ class TrackerConfig:
             count as potted (no pocket approach was seen, so the wait is longer).
         empty_occupancy: a place whose ball-sized disc has less than this share of non-cloth
             pixels is bare cloth.
+        off_speed_mm_s: a ball that vanishes at a cushion, away from the pockets, moving toward
+            it at least this fast may have jumped it (slower balls cannot leave the bed); it is
+            off the table once unseen for ``vanish_confirm_s`` with its place bare.
         relocate_frames: a white or colour unseen for more than this many frames is taken to
             be wherever its colour is next seen standing still for this many frames (put back
             by hand, replaced after a miss).
@@ -71,6 +76,7 @@ class TrackerConfig:
     vanish_cone_deg: float = 45.0
     vanish_confirm_s: float = 1.0
     empty_occupancy: float = 0.25
+    off_speed_mm_s: float = 800.0
 
 
 @dataclass
@@ -94,6 +100,7 @@ class Slot:
     reloc_n: int = 0
     trail: list[np.ndarray] = field(default_factory=list)
     vanished: bool = False
+    off_cushion: str | None = None
 
 
 @dataclass
@@ -107,6 +114,8 @@ class TableState:
     visible: set[str]
     pots: list[tuple[str, str, float]]
     appeared: list[str]
+    #: balls that left the table over a cushion this frame: (ball, time s, cushion name)
+    off: list[tuple[str, float, str]] = field(default_factory=list)
 
 
 class Tracker:
@@ -173,10 +182,12 @@ class Tracker:
         return bool(det.occupancy(p[None, :])[0] < self.cfg.empty_occupancy)
 
     def _struck_towards(self, ball: str, p: np.ndarray,
-                        paths: dict[str, np.ndarray]) -> str | None:
-        """The pocket a ball at rest at ``p`` (mm) heads for, if another ball's path over the
-        last frames (``paths``: ball -> (K, 2) mm) came within contact distance of it and the
-        line of centres at that moment points within the cone of a pocket; else None."""
+                        paths: dict[str, np.ndarray]) -> tuple[str, str | None] | None:
+        """Where a ball at rest at ``p`` (mm) that vanished was sent, if another ball's path
+        over the last frames (``paths``: ball -> (K, 2) mm) came within contact distance of it:
+        (pocket, None) when the line of centres at that moment points within the cone of a
+        pocket; (:data:`OFF_TABLE`, cushion) when it points at a cushion near enough to jump
+        unseen; else None."""
         reach = 2 * self.table.ball_radius + self.cfg.contact_slack_mm
         best: tuple[float, np.ndarray] | None = None
         for other, path in paths.items():
@@ -201,7 +212,48 @@ class Tracker:
             cos = float(v @ direction / (np.linalg.norm(v) + 1e-9))
             if cos > cos_max:
                 cos_max, name = cos, n
-        return name if cos_max >= np.cos(np.radians(self.cfg.vanish_cone_deg)) else None
+        if cos_max >= np.cos(np.radians(self.cfg.vanish_cone_deg)) and name is not None:
+            return name, None
+        # no pocket ahead: it may have jumped the cushion it was sent at, if that is near
+        # enough to reach unseen (two frames at the fastest a ball goes)
+        reach_off = 2.0 * self.cfg.max_speed_mm_s / self.fps
+        hit = self._cushion_ahead(p, direction)
+        return (OFF_TABLE, hit[0]) if hit is not None and hit[1] <= reach_off else None
+
+    def _cushion_ahead(self, p: np.ndarray, direction: np.ndarray) -> tuple[str, float] | None:
+        """(name, distance mm) of the cushion face a ball at ``p`` (mm) moving along the unit
+        ``direction`` meets first (its centre a radius from the face), or None where that
+        point lies within two corner-pocket mouths of a pocket (it would drop, not jump)."""
+        t = self.table
+        best: tuple[str, float] | None = None
+        for axis, face, inward, name in t.cushion_faces:
+            toward = -inward * float(direction[axis])
+            if toward <= 1e-6:
+                continue
+            dist = (inward * (float(p[axis]) - face) - t.ball_radius) / toward
+            if best is None or dist < best[1]:
+                best = (name, max(0.0, dist))
+        if best is None:
+            return None
+        at = p + direction * best[1]
+        if min(np.linalg.norm(at - c) for c in self.pocket_xy.values()) < 2.0 * t.corner_mouth:
+            return None
+        half = "baulk" if at[1] < t.length / 2 else "top"
+        name = best[0] if best[0] in ("baulk", "top") else f"{best[0]}_{half}"
+        return name, best[1]
+
+    def _leaving_over(self, s: Slot, missing: int) -> str | None:
+        """The cushion a moving ball that just vanished was jumping: it was heading at it at
+        least ``off_speed_mm_s`` and its centre was within a radius plus two frames of travel
+        of its face, away from the pockets; else None."""
+        speed = float(np.linalg.norm(s.vel))
+        if s.pos is None or speed < self.cfg.off_speed_mm_s:
+            return None
+        hit = self._cushion_ahead(s.pos, s.vel / speed)
+        if hit is None:
+            return None
+        toward = speed * (2.0 * missing) / self.fps
+        return hit[0] if hit[1] <= toward + 3.0 * self.cfg.rest_jitter_mm else None
 
     def _gate(self, s: Slot, frame: int) -> float:
         """How far (mm) from its prediction a detection may be to continue this slot: the
@@ -311,6 +363,7 @@ class Tracker:
                 assigned[ball] = free[j]
                 used[free[j]] = True
         pots: list[tuple[str, str, float]] = []
+        off: list[tuple[str, float, str]] = []
         appeared: list[str] = []
         # where each ball seen now went over the last few frames (mm, oldest first): what a
         # ball that vanishes at rest may have been struck by
@@ -368,15 +421,25 @@ class Tracker:
                 if s.on_table and s.pos is not None:
                     missing = frame - s.last_frame
                     pocket, dist = self._near_pocket(s.pos + s.vel * dt * missing)
-                    if s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
+                    leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
+                               and s.potted_pocket is None else None)
+                    if leaving is not None and not self._barely_moved(s):
+                        # vanished at a cushion it was heading at fast, where no pocket is (it
+                        # could not have dropped before meeting the cushion): it may have
+                        # jumped it; off the table if it stays gone and its place bare
+                        s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
+                        s.vanished, s.off_cushion = True, leaving
+                    elif s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
                         # vanished near a pocket while moving: a pot, once it stays gone
                         s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
                     elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
                         struck = self._struck_towards(ball, s.pos, paths)
                         if struck is not None:
                             # gone the moment a moving ball reached it: struck too hard to see
-                            s.potted_pocket, s.potted_t = struck, s.last_frame / self.fps + dt / 2
+                            # (into a pocket, or over a cushion it was sent at)
+                            s.potted_t = s.last_frame / self.fps + dt / 2
                             s.vanished, s.moving = True, True
+                            s.potted_pocket, s.off_cushion = struck
                     wait = cfg.pot_confirm_s
                     if s.vanished:
                         wait = max(wait, cfg.vanish_confirm_s)
@@ -386,7 +449,10 @@ class Tracker:
                     if (s.potted_pocket is not None and missing * dt >= wait
                             and (not s.vanished or self._bare(det, s.pos))):
                         s.on_table, s.vanished = False, False
-                        pots.append((ball, s.potted_pocket, s.potted_t))
+                        if s.potted_pocket == OFF_TABLE:
+                            off.append((ball, s.potted_t, s.off_cushion or ""))
+                        else:
+                            pots.append((ball, s.potted_pocket, s.potted_t))
                         s.moving = False
                         s.vel = np.zeros(2)
                     elif s.potted_pocket is None and missing > 2:
@@ -405,4 +471,5 @@ class Tracker:
         moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
         visible = {b for b, s in self.slots.items() if s.seen}
         self.updates += 1
-        return TableState(frame, t, pos, moving, visible, pots, appeared)
+        return TableState(frame, t, pos, moving, visible, pots, appeared, off)
+

@@ -84,6 +84,8 @@ class StrokeResult:
         final: ball id -> final centre (mm) of the balls still on the table.
         system: the simulated pooltool ``System`` (its events feed pooltool's own rules in
             :mod:`tracker.synth.crosscheck`).
+        heights: ball id -> (T,) centre height, mm, for a ball in the air (scripted by
+            :mod:`tracker.synth.mishaps`); others stand at R.
     """
 
     times: np.ndarray
@@ -94,6 +96,7 @@ class StrokeResult:
     duration: float
     final: dict[str, tuple[float, float]] = field(default_factory=dict)
     system: Any = None
+    heights: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class Physics:

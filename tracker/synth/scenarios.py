@@ -19,6 +19,7 @@ from tracker import balls as B
 from tracker.records.shot import InputKind
 from tracker.rules.state import Decision
 from tracker.synth.bot import Bot, ghost_aim, pocket_target
+from tracker.synth.mishaps import ImpossibleMishap
 from tracker.synth.physics import Physics, Stroke
 from tracker.synth.world import World
 
@@ -30,9 +31,13 @@ class ScenarioFailed(RuntimeError):
 
 
 def trial(world: World, stroke: Stroke, nomination: str | None = None,
-          free_ball: str | None = None) -> Decision:
-    """Referee a stroke without playing it (dry run)."""
-    res = world.physics.simulate(world.positions, stroke, fps=world.fps)
+          free_ball: str | None = None, **mishap) -> Decision | None:
+    """Referee a stroke without playing it (dry run); ``mishap``: ``off_table`` / ``disturb``
+    as in :meth:`World.simulate`. None when the stroke cannot carry the mishap."""
+    try:
+        res = world.simulate(world.positions, stroke, **mishap)
+    except ImpossibleMishap:
+        return None
     shot = world._shot_record(len(world.shots) + 1, dict(world.positions), res, world.t,
                               nomination, free_ball, None)
     decision, _ = world.rules.decide(world.state, shot)
@@ -41,13 +46,14 @@ def trial(world: World, stroke: Stroke, nomination: str | None = None,
 
 def search(world: World, candidates: Callable[[np.random.Generator], Stroke], wanted: Predicate,
            tries: int = 120, nomination: str | None = None, free_ball: str | None = None,
-           label: str = "") -> Decision:
+           label: str = "", **mishap) -> Decision:
     """Play the first candidate stroke whose dry-run decision satisfies ``wanted``."""
     rng = np.random.default_rng(len(world.shots) * 7919 + 17)
     for _ in range(tries):
         s = candidates(rng)
-        if wanted(trial(world, s, nomination, free_ball)):
-            return world.play(s, nomination=nomination, free_ball=free_ball, label=label)
+        d = trial(world, s, nomination, free_ball, **mishap)
+        if d is not None and wanted(d):
+            return world.play(s, nomination=nomination, free_ball=free_ball, label=label, **mishap)
     raise ScenarioFailed(f"no stroke gave the wanted call for {label!r} in {tries} tries")
 
 
@@ -244,6 +250,36 @@ def respot_layout() -> dict:
                   (700.0, 2600.0), moved={"black": (1450.0, 3200.0), "pink": (1300.0, 2300.0)})
 
 
+def off_table(world: World) -> None:
+    """A red driven into the side cushion jumps it and leaves the table (foul); then the
+    incoming player's cue ball, after hitting a red, flies off over the top cushion (foul,
+    cue ball in hand)."""
+    search(world, aim_at(world, "red_01", speed=(3.0, 5.5), spread_deg=4.0),
+           foul_code("forced_off"), tries=200, label="red forced off the table", off_table="red_01")
+    search(world, aim_at(world, "red_02", speed=(2.5, 4.0), spread_deg=5.0),
+           lambda d: [f.code for f in d.fouls] == ["forced_off"], tries=300,
+           label="cue ball off the table", off_table=B.WHITE)
+
+
+def off_table_layout() -> dict:
+    return layout({"red_01": (1560.0, 2500.0), "red_02": (1300.0, 2950.0),
+                   "red_03": (500.0, 3000.0)}, (1150.0, 2150.0))
+
+
+def ball_disturbed(world: World) -> None:
+    """As the striker plays at a red, his bridge hand pushes another red aside: a ball
+    disturbed (foul)."""
+    r = world.positions["red_02"]
+    search(world, aim_at(world, "red_01", speed=(1.0, 2.0), spread_deg=0.6),
+           foul_code("ball_disturbed"), label="red disturbed by the bridge hand",
+           disturb=("red_02", (r[0] + 55.0, r[1] - 20.0)))
+
+
+def disturbed_layout() -> dict:
+    return layout({"red_01": (1200.0, 2500.0), "red_02": (1110.0, 1120.0),
+                   "red_03": (500.0, 3000.0)}, (1000.0, 1400.0))
+
+
 def bot_frame(world: World, max_seconds: float = 60.0) -> None:
     """A frame played by the bot from the break-off (stops at ``max_seconds`` of video)."""
     break_off(world)
@@ -263,6 +299,8 @@ SCENARIOS: dict[str, tuple[str, Callable[[], dict | None], Callable[[World], Non
     "touching_ball": ("touching ball played away", touching_layout, touching_ball),
     "ball_in_jaws": ("red potted from the jaws", jaws_layout, ball_in_jaws),
     "respot_occupied": ("black re-spotted with its spot occupied", respot_layout, respot_occupied),
+    "off_table": ("a red forced off the table, then the cue ball", off_table_layout, off_table),
+    "ball_disturbed": ("a ball pushed by the striker's hand", disturbed_layout, ball_disturbed),
     "frame": ("a frame played by the bot", lambda: None, bot_frame),
 }
 

@@ -24,6 +24,7 @@ from tracker.records.parse import record_to_dict
 from tracker.records.shot import Event, EventType, FrameStart, InputKind, OperatorInput, Shot
 from tracker.rules.registry import get_ruleset
 from tracker.rules.state import Decision, FrameState
+from tracker.synth import mishaps
 from tracker.synth.physics import Physics, Stroke, StrokeResult
 from tracker.synth.render import Occluder
 
@@ -135,9 +136,27 @@ class World:
         start = (where[0] + 250.0, -120.0)
         self._carry(B.WHITE, start, where)
 
+    def simulate(self, before: Mapping[str, Position], stroke: Stroke, off_table: str | None = None,
+                 disturb: tuple[str, Position] | None = None) -> StrokeResult:
+        """The stroke's physics from ``before``, with the scripted mishaps
+        (:mod:`tracker.synth.mishaps`): ``off_table`` names a ball that jumps the cushion at its
+        first cushion contact; ``disturb`` = (ball, where it ends, mm) for a ball the striker
+        pushes at the strike. Raises ``ImpossibleMishap`` where the stroke cannot carry them."""
+        start = dict(before)
+        if disturb is not None:
+            start[disturb[0]] = disturb[1]
+        res = self.physics.simulate(start, stroke, fps=self.fps)
+        if disturb is not None:
+            res = mishaps.disturb(res, disturb[0], before[disturb[0]], disturb[1], self.table)
+        if off_table is not None:
+            res = mishaps.leave_table(res, off_table, self.table, self.fps)
+        return res
+
     def play(self, stroke: Stroke, nomination: str | None = None, free_ball: str | None = None,
-             label: str = "", operator: Any = None) -> Decision:
-        """Play one stroke from the current position and return the referee's decision."""
+             label: str = "", operator: Any = None, off_table: str | None = None,
+             disturb: tuple[str, Position] | None = None) -> Decision:
+        """Play one stroke from the current position and return the referee's decision
+        (``off_table``, ``disturb``: scripted mishaps, see :meth:`simulate`)."""
         if B.WHITE not in self.positions:
             raise ValueError("the cue ball is in hand: call place_cue_ball first")
         n_shot = len(self.shots) + 1
@@ -148,14 +167,17 @@ class World:
         self._rest(wait * 0.4)
         self._rest(wait * 0.6, occluders=player_occluders(cue_pos, stroke.phi, self.table))
         t0 = self.t
-        res = self.physics.simulate(before, stroke, fps=self.fps)
+        res = self.simulate(before, stroke, off_table, disturb)
         follow = player_occluders(cue_pos, stroke.phi, self.table, follow_through=True)
         for k, tk in enumerate(res.times):
             balls = {b: (float(v[k, 0]), float(v[k, 1])) for b, v in res.xy.items()
                      if not np.isnan(v[k, 0])}
             vel = _velocities(res, k, self.fps)
             occ = follow if tk < 0.35 else []
-            self._emit(balls, velocities=vel, occluders=occ, phase="stroke", shot=n_shot)
+            heights = {b: float(h[k]) for b, h in res.heights.items()
+                       if b in balls and h[k] > self.table.ball_radius + 0.5}
+            self._emit(balls, velocities=vel, occluders=occ, phase="stroke", shot=n_shot,
+                       heights=heights)
         self.positions = dict(res.final)
         self._rest(0.6)
         shot = self._shot_record(n_shot, before, res, t0, nomination, free_ball, operator)
