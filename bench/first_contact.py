@@ -3,6 +3,9 @@ truth of the synthetic world.
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/first_contact.py [overhead|broadcast] [FRAMES] [SECONDS]
 
+Also counted: balls called off the table or disturbed (the bot's frames have none: each one
+reported is a false foul) and review notes of balls moved between strokes.
+
 Each frame is played by the bot from the break-off with its own seed (0, 1, ...), rendered
 through the camera (25 fps, 1920x1080), processed by ``process`` exactly as a user's video, and
 every stroke of the truth is matched to the stroke found nearest in time (within 0.5 s of the
@@ -68,6 +71,9 @@ def main() -> None:
     physics = Physics()
     rows, wrong = [], []
     cushions = {"truth": 0, "found": 0, "matched": 0, "dt": []}
+    # balls off the table and disturbed: the bot's frames have none, so every one reported is
+    # a false foul; notes of balls moved between strokes count too (each asks a referee)
+    mishaps = {"truth": 0, "found": 0, "matched": 0, "between_notes": 0, "false": []}
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for seed in range(n_frames):
@@ -86,6 +92,16 @@ def main() -> None:
                 if k is not None:
                     taken.add(k)
                     cushions["dt"].append(abs(ours_c[k][1] - t))
+            truth_m = [(e["type"], kind(e.get("ball") or e["balls"][0]), e["t"]) for s in gt["shots"]
+                       for e in s["events"] if e["type"] in ("off_table", "disturbed")]
+            ours_m = [(e.type.value, kind(e.balls[0]), e.t) for f in res.shots for e in f.events
+                      if e.type.value in ("off_table", "disturbed")]
+            hit = [m for m in ours_m if any(m[:2] == t_[:2] and abs(m[2] - t_[2]) <= 0.5 for t_ in truth_m)]
+            mishaps["truth"] += len(truth_m)
+            mishaps["found"] += len(ours_m)
+            mishaps["matched"] += len(hit)
+            mishaps["false"] += [f"frame {seed}: {m[0]} {m[1]} at {m[2]:.1f} s" for m in ours_m if m not in hit]
+            mishaps["between_notes"] += sum("between strokes" in n for f in res.shots for n in f.needs_review)
             cushions["truth"] += len(truth_c)
             cushions["found"] += len(ours_c)
             cushions["matched"] += len(taken)
@@ -150,7 +166,14 @@ def main() -> None:
              f"| cushion contacts reported that match the truth (precision) | {cushions['matched']} "
              f"of {cushions['found']} ({cushions['matched'] / max(1, cushions['found']):.1%}) |",
              f"| cushion contact time error, median | "
-             f"{1000 * float(np.median(cushions['dt'])) if cushions['dt'] else 0:.0f} ms |", ""]
+             f"{1000 * float(np.median(cushions['dt'])) if cushions['dt'] else 0:.0f} ms |",
+             f"| balls off the table or disturbed, reported where none happened (false fouls) | "
+             f"{len(mishaps['false'])} (in {len(found)} strokes) |",
+             f"| balls off the table or disturbed in the truth, found | {mishaps['matched']} of "
+             f"{mishaps['truth']} |",
+             f"| review notes of a ball moved between strokes | {mishaps['between_notes']} |", ""]
+    if mishaps["false"]:
+        lines += ["False off-table / disturbed calls: " + "; ".join(mishaps["false"]) + ".", ""]
     if wrong:
         lines += ["Wrong first contacts: " + "; ".join(
             f"frame {r['frame']} stroke {r['shot']} at {r['t']:.1f} s: {r['truth']} read as "
@@ -159,7 +182,8 @@ def main() -> None:
     replace_section(ROOT / "docs" / "ACCURACY.md", title, text)
     (ROOT / "docs" / f"metrics-first-contact-{cam_name}.json").write_text(
         json.dumps({"rows": rows, "seconds": seconds, "frames": n_frames,
-                    "cushions": {k: v for k, v in cushions.items() if k != "dt"}}, indent=1, default=str))
+                    "cushions": {k: v for k, v in cushions.items() if k != "dt"},
+                    "mishaps": mishaps}, indent=1, default=str))
     print(text)
 
 

@@ -4,8 +4,8 @@ call by call with the referee's calls on the ground-truth shot records.
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/scenario_videos.py [overhead|broadcast]
 
 Writes the "Scripted scenarios from video (CAMERA)" section of docs/ACCURACY.md. A call is the same
-when the foul flag, the penalty, the points scored, the balls potted and the next striker all
-match; the clips are made in a temporary folder (seed 0, 25 fps, 1920x1080).
+when the foul flag, the fouls called, the penalty, the points scored, the balls potted and the
+next striker all match; the clips are made in a temporary folder (seed 0, 25 fps, 1920x1080).
 """
 
 from __future__ import annotations
@@ -32,7 +32,8 @@ ROOT = Path(__file__).resolve().parents[1]
 def call_key(d: dict) -> tuple:
     """What must agree between the call from video and the call from the truth."""
     return (bool(d.get("foul")), d.get("penalty", 0), tuple(sorted(d.get("potted", []))),
-            tuple(sorted((d.get("points") or {}).items())), d.get("next_striker"))
+            tuple(sorted((d.get("points") or {}).items())), d.get("next_striker"),
+            tuple(sorted(f.get("code", "") for f in d.get("fouls", []))))
 
 
 def main() -> None:
@@ -67,7 +68,7 @@ def main() -> None:
              f"Each scripted scenario of `tracker/synth/scenarios.py` rendered through the {cam_name} "
              "camera, refereed by `process` from the video (with the operator inputs a referee "
              "would give: choices after fouls, nominations), and compared call by call (foul, "
-             "penalty, points, balls potted, next striker) with the referee's calls on the "
+             "fouls called, penalty, points, balls potted, next striker) with the referee's calls on the "
              f"ground-truth shot records: **{n_same} of {len(rows)} scenarios decided the same on "
              "every stroke**.", "",
              "| scenario | what | strokes (truth / found) | same calls | final score exact | calls marked for review |",

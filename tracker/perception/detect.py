@@ -38,8 +38,8 @@ class BallDetections:
         cls: (N,) index into :data:`CLASSES`.
         conf: (N,) colour-class confidence 0..1.
         probs: (N, 8) class probabilities.
-        mm_per_px: (N,) table millimetres per image pixel at each ball (far balls in an oblique
-            view are coarser).
+        mm_per_px: (N,) table millimetres per image pixel at each ball, along the coarser image
+            axis (far balls in an oblique view are coarser, most of all down the image).
         feats: (N, 5) colour features the classes came from (:func:`_feature`), kept so that
             re-labelling under the game's constraint does not measure them again.
         occupancy: optional ``f(mm (M, 2)) -> (M,)``: the share (0..1) of non-cloth pixels in
@@ -445,8 +445,11 @@ class BallDetector:
         """Detections at image centres ``px`` (N, 2): table positions, local radii and
         scale."""
         mm = self.cal.ball_to_table(px)
-        # local scale: millimetres on the table per image pixel at each ball
-        mm_per_px = np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1)
+        # local scale: millimetres on the table per image pixel at each ball, along the
+        # coarser image axis (in a TV view a pixel down the image spans several times the
+        # table distance of a pixel across it, far from the camera)
+        mm_per_px = np.maximum(np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1),
+                               np.linalg.norm(self.cal.ball_to_table(px + [0.0, 1.0]) - mm, axis=1))
         return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
     def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2) -> np.ndarray:

@@ -86,10 +86,7 @@ def leave_table(res: StrokeResult, ball: str, table: TableGeometry, fps: float) 
     final = {b: p for b, p in res.final.items() if b != ball}
     pocketed = {b: v_ for b, v_ in res.pocketed.items() if b != ball}
     # the stroke now ends when the other balls stop (the physics had this one roll on)
-    still = np.ones(len(times), bool)
-    for b, m in {**res.moving, ball: moving}.items():
-        still &= ~m
-    busy = np.nonzero(~still)[0]
+    busy = np.nonzero(np.any([m for b, m in res.moving.items() if b != ball] + [moving], axis=0))[0]
     last = max(t_c, float(times[busy[-1]]) if len(busy) else t_c)
     others = [e.t for e in events if e.type != EventType.AT_REST]
     duration = max([last, *others])
