@@ -457,6 +457,15 @@ class StrokeDetector:
                 s.review.append(f"{ball} moved with no ball near it at {t:.2f} s")
         return out
 
+    def _hit_after(self, ball: str, t: float) -> bool:
+        """Whether, after ``ball`` vanished at ``t`` (s), it touched a ball, or a ball left rest
+        that no seen ball's path reached (as a ball that came back unseen would do)."""
+        s = self.stroke
+        assert s is not None
+        return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
+                    for e in s.events)
+                or any(t_l > t for t_l, _ in s.loose.values()))
+
     def _moved_between_strokes(self, st: TableState) -> None:
         """Note, for the next shot, balls at rest that stand elsewhere than where the last
         stroke left them, with no stroke made (a player's sleeve, or the referee's hand)."""
@@ -481,8 +490,14 @@ class StrokeDetector:
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "
                             "stood, it was potted or left the table (a foul): confirm")
-        for e in s.events:
-            if e.type == EventType.OFF_TABLE:
+        for e in [e for e in s.events if e.type == EventType.OFF_TABLE]:
+            if self._hit_after(e.ball, e.t):
+                # balls were hit after it vanished with no ball seen reaching them: it came back
+                # unseen (a fast ball off a cushion near the camera, lost in its blur)
+                s.events.remove(e)
+                s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
+                                "but balls were hit after that: not called off the table; confirm")
+            else:
                 s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
                                 "and was not seen again: off the table? confirm")
         self.stroke = None

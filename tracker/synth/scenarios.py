@@ -256,7 +256,7 @@ def off_table(world: World) -> None:
     cue ball in hand)."""
     search(world, aim_at(world, "red_01", speed=(3.0, 5.5), spread_deg=4.0),
            foul_code("forced_off"), tries=200, label="red forced off the table", off_table="red_01")
-    search(world, aim_at(world, "red_02", speed=(3.0, 5.5), spread_deg=5.0),
+    search(world, aim_at(world, "red_02", speed=(2.5, 4.0), spread_deg=5.0),
            lambda d: [f.code for f in d.fouls] == ["forced_off"], tries=300,
            label="cue ball off the table", off_table=B.WHITE)
 
