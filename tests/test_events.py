@@ -172,3 +172,41 @@ def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back(
         else:
             assert [(e.ball, e.cushion) for e in offs] == [("white", "top")] and offs[0].confidence < 1
             assert any("off the table" in n for n in shots[0].needs_review)
+
+
+def _vanish_then_red_moves(delay_frames: int) -> list:
+    """The settled cue ball vanishes (a streak too faint to see) and ``delay_frames`` later a
+    red 600 mm away leaves rest, with nothing moving before; the cue ball is never seen."""
+    white, red = (900.0, 1800.0), (900.0, 2400.0)
+    det = StrokeDetector(T, FPS)
+    states, k = [], 0
+    for _ in range(15):
+        states.append(TableState(k, k / FPS, {"white": white, "red_01": red}, set(), {"white", "red_01"}, [], []))
+        k += 1
+    for _ in range(delay_frames):
+        states.append(TableState(k, k / FPS, {"white": white, "red_01": red}, set(), {"red_01"}, [], []))
+        k += 1
+    for j in range(1, 12):
+        p = (red[0], red[1] + 40.0 * j)
+        states.append(TableState(k, k / FPS, {"white": white, "red_01": p}, {"red_01"}, {"red_01"}, [], []))
+        k += 1
+    for _ in range(30):
+        states.append(TableState(k, k / FPS, {"white": white, "red_01": p}, set(), {"red_01"}, [], []))
+        k += 1
+    return [s for s in (det.update(st) for st in states) if s is not None]
+
+
+def test_a_cue_ball_struck_too_fast_to_see_still_makes_a_stroke():
+    shots = _vanish_then_red_moves(3)
+    assert len(shots) == 1
+    ev = {e.type.value: e for e in shots[0].events}
+    assert ev["strike"].confidence < 1 and abs(ev["strike"].t - 15 / FPS) < 0.05
+    assert ev["contact"].balls == ("white", "red_01") and ev["contact"].confidence < 1
+    assert "disturbed" not in ev
+    assert any("not seen moving" in n for n in shots[0].needs_review)
+    assert any("not seen after the strike" in n for n in shots[0].needs_review)
+
+
+def test_no_stroke_inferred_when_the_cue_ball_was_hidden_long_before():
+    """Hidden for a second (a player standing over it) before the red moves: no stroke."""
+    assert _vanish_then_red_moves(25) == []

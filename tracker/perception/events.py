@@ -51,6 +51,15 @@ OFF_TABLE_CONFIDENCE = 0.7
 DISTURB_MIN_MM = 20.0
 #: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
 DISTURB_CONFIDENCE = 0.8
+#: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
+#: this time, is followed by an object ball leaving rest with nothing else moving before, was
+#: struck: the stroke is inferred, s.
+UNSEEN_STRIKE_S = 0.5
+#: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
+MAX_CUE_SPEED_MM_S = 8000.0
+#: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
+UNSEEN_STRIKE_CONFIDENCE = 0.7
+UNSEEN_CONTACT_CONFIDENCE = 0.5
 #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
 #: is reported for review (disturbed by a player, or moved by the referee?), mm.
 BETWEEN_STROKES_MOVE_MM = 20.0
@@ -66,8 +75,11 @@ class _Stroke:
     rest_since: float | None = None
     review: list[str] = field(default_factory=list)
     white_speeds: list[float] = field(default_factory=list)
-    #: balls that left rest with no ball's path near them: ball -> time s
-    loose: dict[str, float] = field(default_factory=dict)
+    #: balls that left rest with no ball's path near them: ball -> (time s, whether every
+    #: ball then moving, the cue ball included, was in view)
+    loose: dict[str, tuple[float, bool]] = field(default_factory=dict)
+    #: whether the cue ball has been in view since the strike
+    white_seen: bool = True
 
 
 class StrokeDetector:
@@ -87,6 +99,8 @@ class StrokeDetector:
         self.recent: list[TableState] = []
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
+        #: (time s, position mm) where the settled cue ball was last seen, while it is unseen
+        self.white_gone: tuple[float, tuple[float, float]] | None = None
         #: review notes gathered between strokes, for the next shot record
         self.pending_review: list[str] = []
         #: where each ball stood at the end of the last stroke (mm), to see balls moved between
@@ -114,6 +128,13 @@ class StrokeDetector:
                 self.white_left = None
             elif self.white_left is None and B.WHITE in prev.pos:
                 self.white_left = (prev.t, prev.pos[B.WHITE])
+            settled_before = self.white_rest_frames > int(WHITE_REST_S * self.fps)
+            if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
+                self.white_gone = None
+            elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
+                self.white_gone = (prev.t, st.pos[B.WHITE])
+            if self._unseen_strike(prev, st):
+                return None
             if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
                 v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
                 # the cue ball may hit a ball within the first frame, and that ball may show
@@ -154,6 +175,7 @@ class StrokeDetector:
             return None
         s = self.stroke
         self._record(st)
+        s.white_seen |= B.WHITE in st.visible
         if self._carried(s, prev, st):
             # a hand carrying the cue ball, not a stroke: wait for it to be set down
             self.stroke = None
@@ -168,8 +190,9 @@ class StrokeDetector:
         for ball, t, cushion in st.off:
             s.events.append(Event(EventType.OFF_TABLE, round(t, 4), (ball,), cushion=cushion or None,
                                   confidence=OFF_TABLE_CONFIDENCE))
-        for ball in st.appeared:
+        for ball in set(st.appeared) - {b for b, _, _ in st.off}:
             # a ball called off the table that is seen again before the stroke ends was hidden
+            # (not one put on its spot by the referee the moment it is called off)
             gone = [e for e in s.events if e.type == EventType.OFF_TABLE and e.ball == ball]
             if gone:
                 s.events = [e for e in s.events if e not in gone]
@@ -182,6 +205,40 @@ class StrokeDetector:
         else:
             s.rest_since = None
         return None
+
+    def _unseen_strike(self, prev: TableState, st: TableState) -> bool:
+        """Start a stroke whose cue ball was never seen moving: it vanished from rest (a
+        streak too faint to detect) and, within UNSEEN_STRIKE_S, an object ball within its
+        reach leaves rest with nothing moving the frame before. The strike and the first
+        contact (the first ball to move) are inferred, with confidences below one and a note."""
+        if self.white_gone is None or prev.moving or not (st.moving - {B.WHITE}):
+            return False
+        t_seen, w = self.white_gone
+        dt = st.t - t_seen
+        movers = sorted(st.moving - {B.WHITE})
+        reach = self.table.ball_diameter + MAX_CUE_SPEED_MM_S * dt
+        rest = self.last_rest_pos
+        if dt > UNSEEN_STRIKE_S or not any(
+                b in rest and float(np.linalg.norm(np.subtract(rest[b], w))) <= reach for b in movers):
+            return False
+        before = dict(rest) or dict(prev.pos)
+        before[B.WHITE] = w
+        t0 = t_seen + 0.5 / self.fps
+        self.white_rest_frames = 0
+        self.white_gone = None
+        note = (f"the cue ball was not seen moving (vanished from rest at {t_seen:.2f} s): the "
+                f"stroke is inferred from the {', '.join(movers)} leaving rest at {st.t:.2f} s")
+        self.stroke = _Stroke(t0=t0, before=before, review=[*self.pending_review, note],
+                              white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
+        self.pending_review = []
+        self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
+                                        confidence=UNSEEN_STRIKE_CONFIDENCE))
+        self._record(prev)
+        self._record(st)
+        for b in movers:
+            self.stroke.started[b] = st.t
+            self._contact(b, st)
+        return True
 
     def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
@@ -243,10 +300,23 @@ class StrokeDetector:
             best = (0.0, other, t_c)
             s.review.append(f"contact {other}-{ball} at {t_c:.2f} s inferred: the nearest path "
                             f"passed {d_min - two_r:.0f} mm outside touching")
+        prev = self.recent[-2] if len(self.recent) >= 2 else st
+        in_view = all(b in st.visible and b in prev.visible
+                      for b in [B.WHITE, *s.started] if b != ball and b in st.pos)
+        white_hit = any(e.type == EventType.CONTACT and B.WHITE in e.balls for e in s.events)
+        if best is None and not in_view and not white_hit and B.WHITE not in st.visible:
+            # the cue ball is not in view (struck too fast to be seen) and has hit nothing yet:
+            # the first ball to move is taken as its first contact
+            t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
+            s.events.append(Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, ball),
+                                  confidence=UNSEEN_CONTACT_CONFIDENCE))
+            s.review.append(f"first contact white-{ball} at {t_c:.2f} s taken as the first ball "
+                            "to move: the cue ball was not in view")
+            return
         if best is None:
             # moved with nothing near it: a disturbance or an undetected contact (decided when
             # the stroke ends, from where it stood and where it stops)
-            s.loose[ball] = st.t
+            s.loose[ball] = (st.t, in_view)
             return
         _, other, t_c = best
         t_c = max(t_c, s.t0 + 1e-4)  # no contact before the strike
@@ -368,15 +438,16 @@ class StrokeDetector:
 
     def _disturbances(self, st: TableState) -> list[Event]:
         """Disturbed events for the balls that moved with no ball near them (``loose``): alone
-        before they moved, seen at rest now, and at least DISTURB_MIN_MM from where they
-        stood. The others keep a review note."""
+        before they moved, every moving ball in view then, seen at rest now, and at least
+        DISTURB_MIN_MM from where they stood. The others keep a review note."""
         s = self.stroke
         assert s is not None
         out = []
-        for ball, t in s.loose.items():
+        for ball, (t, in_view) in s.loose.items():
             moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
                      if ball in st.pos and ball in s.before else 0.0)
-            if ball in s.before and ball in st.visible and moved >= DISTURB_MIN_MM and self._alone(ball, t):
+            if (in_view and ball in s.before and ball in st.visible and moved >= DISTURB_MIN_MM
+                    and self._alone(ball, t)):
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
                                  confidence=DISTURB_CONFIDENCE))
@@ -385,6 +456,15 @@ class StrokeDetector:
             else:
                 s.review.append(f"{ball} moved with no ball near it at {t:.2f} s")
         return out
+
+    def _hit_after(self, ball: str, t: float) -> bool:
+        """Whether, after ``ball`` vanished at ``t`` (s), it touched a ball, or a ball left rest
+        that no seen ball's path reached (as a ball that came back unseen would do)."""
+        s = self.stroke
+        assert s is not None
+        return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
+                    for e in s.events)
+                or any(t_l > t for t_l, _ in s.loose.values()))
 
     def _moved_between_strokes(self, st: TableState) -> None:
         """Note, for the next shot, balls at rest that stand elsewhere than where the last
@@ -406,8 +486,18 @@ class StrokeDetector:
         s = self.stroke
         assert s is not None
         s.events.extend(self._disturbances(st))
-        for e in s.events:
-            if e.type == EventType.OFF_TABLE:
+        if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
+                                        if e.type in (EventType.POT, EventType.OFF_TABLE)):
+            s.review.append("the cue ball was not seen after the strike: if it is not where it "
+                            "stood, it was potted or left the table (a foul): confirm")
+        for e in [e for e in s.events if e.type == EventType.OFF_TABLE]:
+            if self._hit_after(e.ball, e.t):
+                # balls were hit after it vanished with no ball seen reaching them: it came back
+                # unseen (a fast ball off a cushion near the camera, lost in its blur)
+                s.events.remove(e)
+                s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
+                                "but balls were hit after that: not called off the table; confirm")
+            else:
                 s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
                                 "and was not seen again: off the table? confirm")
         self.stroke = None

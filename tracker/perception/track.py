@@ -9,8 +9,10 @@ pocket has been potted (with that pocket); one that vanishes elsewhere is hidden
 hand) and keeps its last position. A ball struck so hard that the camera never sees it move
 (it vanishes the frame a moving ball reaches it, a blur too faint to detect) is potted when it
 stays gone and its place shows bare cloth, into the pocket its line of centres points at. A
-potted colour comes back when it is seen again (re-spot); a potted white comes back when
-placed in hand.
+ball that vanishes at a cushion it was heading at fast, away from the pockets (or struck
+toward a near cushion and never seen), has left the table once it stays gone with its place
+bare. A potted colour comes back when it is seen again (re-spot); a potted white comes back
+when placed in hand.
 """
 
 from __future__ import annotations
@@ -377,7 +379,10 @@ class Tracker:
                     # it vanished at a pocket and is now seen standing elsewhere: it dropped
                     # and was put back on its spot before the wait ran out (one that vanished
                     # at a contact and stands elsewhere rolled there unseen, unless on its spot)
-                    pots.append((ball, s.potted_pocket, s.potted_t))
+                    if s.potted_pocket == OFF_TABLE:
+                        off.append((ball, s.potted_t, s.off_cushion or ""))
+                    else:
+                        pots.append((ball, s.potted_pocket, s.potted_t))
                 if s.on_table:
                     s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
                 if not s.on_table or s.pos is None or ball in relocated:
