@@ -150,18 +150,22 @@ def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back(
     white = np.array([300.0, 700.0])
     det = StrokeDetector(T, FPS)
     shots = []
-    for back in (False, True):
+    for back, hits in ((False, False), (True, False), (False, True)):
+        # back: the white is seen again; hits: a red leaves rest after the white vanished, no
+        # seen ball reaching it (the white came back unseen and hit it)
         det = StrokeDetector(T, FPS)
         frames = []
         for k in range(15):
             frames.append(TableState(k, k / FPS, {"white": tuple(white), "red_01": RED}, set(),
                                      {"white", "red_01"}, [], []))
         for k in range(15, 60):
-            p = {"white": tuple(white + [0, 60.0 * min(k - 14, 10)]), "red_01": RED}
+            red = (RED[0] + 20.0 * min(max(k - 44, 0), 5), RED[1]) if hits else RED
+            p = {"white": tuple(white + [0, 60.0 * min(k - 14, 10)]), "red_01": red}
             off = [("white", 1.6, "top")] if k == 40 else []
             appeared = ["white"] if back and k == 45 else []
-            moving = {"white"} if k <= 40 else set()
-            frames.append(TableState(k, k / FPS, p, moving, set(p), [], appeared, off))
+            moving = ({"white"} if k <= 40 else set()) | ({"red_01"} if hits and 44 < k < 50 else set())
+            frames.append(TableState(k, k / FPS, p, moving, set(p) - ({"white"} if k > 40 else set()),
+                                     [], appeared, off))
         for k in range(60, 90):
             frames.append(TableState(k, k / FPS, frames[-1].pos, set(), set(frames[-1].pos), [], []))
         shots = [s for s in (det.update(st) for st in frames) if s is not None]
@@ -169,6 +173,8 @@ def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back(
         offs = [e for e in shots[0].events if e.type.value == "off_table"]
         if back:
             assert offs == [] and any("came back" in n for n in shots[0].needs_review)
+        elif hits:
+            assert offs == [] and any("balls were hit after" in n for n in shots[0].needs_review)
         else:
             assert [(e.ball, e.cushion) for e in offs] == [("white", "top")] and offs[0].confidence < 1
             assert any("off the table" in n for n in shots[0].needs_review)
