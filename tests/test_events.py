@@ -216,3 +216,34 @@ def test_a_cue_ball_struck_too_fast_to_see_still_makes_a_stroke():
 def test_no_stroke_inferred_when_the_cue_ball_was_hidden_long_before():
     """Hidden for a second (a player standing over it) before the red moves: no stroke."""
     assert _vanish_then_red_moves(25) == []
+
+
+def test_a_ball_moved_between_strokes_is_noted_unless_the_referee_is_replacing():
+    """After a stroke, a red slides 60 mm with no stroke made: a note on the next stroke; the
+    same after the operator chose a replacement: no note (the referee's hands)."""
+    a = np.array([900.0, 700.0])
+    first = _rest(tuple(a), 15)
+    s, v = 0.0, 1500.0
+    while v > 0:
+        s += v / FPS
+        v -= 600.0 / FPS
+        first.append(({"white": tuple(a + [0, s]), "red_01": RED}, {"white"}))
+    w = tuple(a + [0, s])
+    first += [({"white": w, "red_01": RED}, set())] * 30  # the first stroke ends
+    moved = (RED[0] + 60.0, RED[1])
+    between = [({"white": w, "red_01": (RED[0] + 7.5 * k, RED[1])}, {"red_01"}) for k in range(1, 9)]
+    between += [({"white": w, "red_01": moved}, set())] * 30
+    second = [({"white": (w[0], w[1] + 50.0 * j), "red_01": moved}, {"white"}) for j in range(1, 12)]
+    second += [({"white": (w[0], w[1] + 550.0), "red_01": moved}, set())] * 30
+    for replacing in (False, True):
+        det = StrokeDetector(T, FPS)
+        shots = []
+        for k, (pos, moving) in enumerate(first + between + second):
+            if replacing and k == len(first):
+                det.referee_replacing()
+            shot = det.update(TableState(k, k / FPS, pos, set(moving), set(pos), [], []))
+            if shot is not None:
+                shots.append(shot)
+        assert len(shots) == 2
+        noted = any("between strokes" in n for n in shots[1].needs_review)
+        assert noted is not replacing

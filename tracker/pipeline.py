@@ -26,7 +26,7 @@ from tracker.perception.detect import BallDetector
 from tracker.perception.events import StrokeDetector
 from tracker.perception.track import Tracker
 from tracker.records.parse import record_to_dict
-from tracker.records.shot import FrameStart, OperatorInput, Shot
+from tracker.records.shot import FrameStart, InputKind, OperatorInput, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
@@ -200,6 +200,8 @@ def process_video(path: str | Path, out_dir: str | Path, calibration: Calibratio
                 if shot is not None:
                     for n, inp in inputs or []:
                         if n == shot.shot and isinstance(inp, OperatorInput):
+                            if inp.kind == InputKind.OPTION and inp.choice == "replace":
+                                strokes.referee_replacing()  # his hands will move balls
                             log.write(json.dumps(record_to_dict(inp)) + "\n")
                             for r in match.feed(inp):
                                 emit(r)

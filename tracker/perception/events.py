@@ -106,6 +106,9 @@ class StrokeDetector:
         #: where each ball stood at the end of the last stroke (mm), to see balls moved between
         #: strokes; balls taken off or put back by hand since are dropped from it
         self.after_last: dict[str, tuple[float, float]] = {}
+        #: the referee is putting balls back (after a miss) until the next stroke: balls moved
+        #: between strokes are his doing, not noted
+        self.replacing = False
 
     def update(self, st: TableState) -> Shot | None:
         """Feed one frame; returns a shot record when a stroke has just ended."""
@@ -163,7 +166,7 @@ class StrokeDetector:
                     self.white_rest_frames = 0
                     self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
                                           white_speeds=[speed])
-                    self.pending_review = []
+                    self.pending_review, self.replacing = [], False
                     self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
@@ -230,7 +233,7 @@ class StrokeDetector:
                 f"stroke is inferred from the {', '.join(movers)} leaving rest at {st.t:.2f} s")
         self.stroke = _Stroke(t0=t0, before=before, review=[*self.pending_review, note],
                               white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
-        self.pending_review = []
+        self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
                                         confidence=UNSEEN_STRIKE_CONFIDENCE))
         self._record(prev)
@@ -466,9 +469,18 @@ class StrokeDetector:
                     for e in s.events)
                 or any(t_l > t for t_l, _ in s.loose.values()))
 
+    def referee_replacing(self) -> None:
+        """The operator chose to have the balls replaced (after a miss): until the next stroke,
+        balls moved between strokes are the referee's doing and are not noted for review."""
+        self.replacing = True
+
     def _moved_between_strokes(self, st: TableState) -> None:
         """Note, for the next shot, balls at rest that stand elsewhere than where the last
-        stroke left them, with no stroke made (a player's sleeve, or the referee's hand)."""
+        stroke left them, with no stroke made (a player's sleeve, or the referee's hand),
+        unless the referee is replacing balls."""
+        if self.replacing:
+            self.after_last = dict(st.pos)
+            return
         for b in st.appeared:
             self.after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
         for b, p in list(self.after_last.items()):
