@@ -171,7 +171,7 @@ class StrokeDetector:
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
                     for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
-                        for b in r.moving - {B.WHITE}:
+                        for b in self._in_order(r.moving - {B.WHITE}, r):
                             if b not in self.stroke.started:
                                 self.stroke.started[b] = r.t
                                 self._contact(b, r)
@@ -184,8 +184,8 @@ class StrokeDetector:
             self.stroke = None
             self.white_rest_frames = 0
             return None
-        for b in st.moving:
-            if b not in s.started and b != B.WHITE:
+        for b in self._in_order(st.moving - {B.WHITE}, st):
+            if b not in s.started:
                 s.started[b] = st.t
                 self._contact(b, st)
         for ball, pocket, t in st.pots:
@@ -209,6 +209,21 @@ class StrokeDetector:
             s.rest_since = None
         return None
 
+    def _in_order(self, balls: set[str], st: TableState,
+                  white: tuple[float, float] | None = None) -> list[str]:
+        """Balls that left rest in the same frame, nearest first to the cue ball (``white``,
+        or where it is in ``st``), then by name: which of them it reached first, and a
+        processing order that does not depend on the process's string hashing."""
+        w = white if white is not None else st.pos.get(B.WHITE)
+        rest = self.stroke.before if self.stroke is not None else self.last_rest_pos
+
+        def key(b: str) -> tuple[float, str]:
+            p = rest.get(b, st.pos.get(b))
+            d = float(np.linalg.norm(np.subtract(p, w))) if p is not None and w is not None else 0.0
+            return d, b
+
+        return sorted(balls, key=key)
+
     def _unseen_strike(self, prev: TableState, st: TableState) -> bool:
         """Start a stroke whose cue ball was never seen moving: it vanished from rest (a
         streak too faint to detect) and, within UNSEEN_STRIKE_S, an object ball within its
@@ -218,7 +233,7 @@ class StrokeDetector:
             return False
         t_seen, w = self.white_gone
         dt = st.t - t_seen
-        movers = sorted(st.moving - {B.WHITE})
+        movers = self._in_order(st.moving - {B.WHITE}, st, w)
         reach = self.table.ball_diameter + MAX_CUE_SPEED_MM_S * dt
         rest = self.last_rest_pos
         if dt > UNSEEN_STRIKE_S or not any(
