@@ -133,11 +133,13 @@ def test_a_lone_ball_pushed_with_no_ball_near_it_is_disturbed():
 
 
 def test_no_disturbance_called_in_a_cluster_for_a_tiny_move_or_an_unseen_ball():
-    """A red moving out of a cluster (a neighbour may have nudged it), a detection that came
-    back to its place (an occluded ball's centre shifts), a ball hidden at the end: no
-    disturbed event, only a review note."""
+    """A red moving out of a cluster (a neighbour may have nudged it), a red sent 670 mm (a
+    ball the camera did not follow struck it), a detection that came back to its place (an
+    occluded ball's centre shifts), a ball hidden at the end: no disturbed event, only a
+    review note."""
     neighbour = {"red_02": (RED[0] + T.ball_diameter + 1.0, RED[1])}
     for other, path, seen in ((neighbour, _slide(RED, (RED[0] - 60.0, RED[1])), True),
+                              ({}, _slide(RED, (RED[0] + 600.0, RED[1] + 300.0), 14), True),
                               ({}, _slide(RED, (RED[0] + 30.0, RED[1])) + [RED] * 3, True),
                               ({}, _slide(RED, (RED[0] + 60.0, RED[1])), False)):
         shots = _stroke_with(other, {"red_01": path}, seen_at_end=seen)

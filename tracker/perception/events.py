@@ -49,6 +49,9 @@ OFF_TABLE_CONFIDENCE = 0.7
 #: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
 #: mm (an occluded ball's detection shifts while covered, then comes back).
 DISTURB_MIN_MM = 20.0
+#: ... and at most this far: a hand, a cue or a sleeve nudges a ball; a ball sent further was
+#: struck by a ball the camera did not follow (a cue ball lost in the far end of a TV view), mm.
+DISTURB_MAX_MM = 300.0
 #: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
 DISTURB_CONFIDENCE = 0.8
 #: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
@@ -456,16 +459,17 @@ class StrokeDetector:
 
     def _disturbances(self, st: TableState) -> list[Event]:
         """Disturbed events for the balls that moved with no ball near them (``loose``): alone
-        before they moved, every moving ball in view then, seen at rest now, and at least
-        DISTURB_MIN_MM from where they stood. The others keep a review note."""
+        before they moved, every moving ball in view then, seen at rest now, and between
+        DISTURB_MIN_MM and DISTURB_MAX_MM from where they stood. The others keep a review
+        note."""
         s = self.stroke
         assert s is not None
         out = []
         for ball, (t, in_view) in s.loose.items():
             moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
                      if ball in st.pos and ball in s.before else 0.0)
-            if (in_view and ball in s.before and ball in st.visible and moved >= DISTURB_MIN_MM
-                    and self._alone(ball, t)):
+            if (in_view and ball in s.before and ball in st.visible
+                    and DISTURB_MIN_MM <= moved <= DISTURB_MAX_MM and self._alone(ball, t)):
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
                                  confidence=DISTURB_CONFIDENCE))
