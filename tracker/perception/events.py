@@ -502,16 +502,26 @@ class StrokeDetector:
             return
         for b in st.appeared:
             self.after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
+        moved: dict[str, float] = {}
         for b, p in list(self.after_last.items()):
             if b not in st.pos:
                 self.after_last.pop(b)
                 continue
             d = float(np.linalg.norm(np.subtract(st.pos[b], p)))
             if d >= BETWEEN_STROKES_MOVE_MM and b in st.visible:
-                self.pending_review.append(
-                    f"the {b} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                    "made: disturbed by a player (foul), or moved by the referee? confirm")
+                moved[b] = d
                 self.after_last[b] = st.pos[b]
+        if len(moved) == 1:
+            (b, d), = moved.items()
+            self.pending_review.append(
+                f"the {b} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
+                "made: disturbed by a player (foul), or moved by the referee? confirm")
+        elif moved:
+            # several balls at once: more likely a stroke the camera missed than hands
+            self.pending_review.append(
+                f"{len(moved)} balls ({', '.join(sorted(moved))}) moved {min(moved.values()):.0f}-"
+                f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
+                "seen: a stroke the camera missed, or balls moved by hand? confirm")
 
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
