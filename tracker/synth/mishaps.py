@@ -38,7 +38,9 @@ class ImpossibleMishap(ValueError):
 def leave_table(res: StrokeResult, ball: str, table: TableGeometry, fps: float) -> StrokeResult:
     """The ``ball`` jumps the cushion at its first cushion contact of the stroke and lands
     off the table: from then on it flies outward (keeping :data:`JUMP_KEEP` of its speed,
-    rising and falling), is drawn until :data:`GONE_BEYOND_MM` beyond the face, and is gone.
+    rising and falling), is drawn until :data:`GONE_BEYOND_MM` beyond the face or until it falls
+    back below the cushion's height, and is gone. Trajectories are cut where the stroke now
+    ends (the other balls at rest); the ball's height goes to ``heights``.
 
     Raises :class:`ImpossibleMishap` when the ball touches no cushion, meets it at a pocket's
     jaws, comes in too slowly to jump it (< 1 m/s), or would later touch another ball.
