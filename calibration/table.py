@@ -157,6 +157,14 @@ class TableGeometry:
         return ((0, 0.0, 1.0, "left"), (0, self.width, -1.0, "right"),
                 (1, 0.0, 1.0, "baulk"), (1, self.length, -1.0, "top"))
 
+    def cushion_label(self, face: str, y: float) -> str:
+        """The name of the cushion ``face`` (of :attr:`cushion_faces`) where a ball at ``y``
+        (mm) meets it: ``baulk``, ``top``, or a long side and its half (``left_baulk``,
+        ``right_top``...)."""
+        if face in ("baulk", "top"):
+            return face
+        return f"{face}_{'baulk' if y < self.length / 2 else 'top'}"
+
     @cached_property
     def spots(self) -> dict[str, tuple[float, float]]:
         """The six colour spots, mm, keyed by colour name."""

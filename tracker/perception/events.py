@@ -433,8 +433,7 @@ class StrokeDetector:
                 tc = ts[k - 1] + np.clip((d_prev - r) / n_in, 0.0, ts[j + 1] - ts[k - 1])
                 if tc - last_t < 0.08:
                     continue
-                half = "baulk" if near[1] < t.length / 2 else "top"
-                label = name if axis == 1 else f"{name}_{half}"
+                label = t.cushion_label(name, float(near[1]))
                 out.append(Event(EventType.CUSHION, round(float(tc), 4), (ball,), cushion=label))
                 last_t = tc
         return out

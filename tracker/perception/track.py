@@ -240,9 +240,7 @@ class Tracker:
         at = p + direction * best[1]
         if min(np.linalg.norm(at - c) for c in self.pocket_xy.values()) < 2.0 * t.corner_mouth:
             return None
-        half = "baulk" if at[1] < t.length / 2 else "top"
-        name = best[0] if best[0] in ("baulk", "top") else f"{best[0]}_{half}"
-        return name, best[1]
+        return t.cushion_label(best[0], float(at[1])), best[1]
 
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
         """The cushion a moving ball that just vanished was jumping: it was heading at it at
