@@ -194,8 +194,14 @@ def cmd_process(args: argparse.Namespace) -> int:
     except (VideoError, CalibrationError, _RecordError, ValueError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
-    print(json.dumps({"score": res.score, "shots": len(res.shots), "frames": res.frames,
-                      "not_refereed_frames": res.not_refereed_frames, "out": args.out}))
+    summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
+               "not_refereed_frames": res.not_refereed_frames, "out": args.out}
+    if res.end is not None:
+        summary["video_end"] = res.end.reason
+        if not res.end.clean:
+            summary["warning"] = res.end.message
+            print(f"snooker-tracker process: warning: {res.end.message}", file=sys.stderr)
+    print(json.dumps(summary))
     return 0
 
 

@@ -1,35 +1,46 @@
 """The whole chain on a video: calibration -> detection -> tracking -> events -> referee.
 
-``process_video`` reads the video frame by frame, calls every stroke as it ends, and writes
-the match log (frame start and shot records, JSONL), the decisions (JSONL) and the final
-scoreboard into the output folder as it goes, so a crash keeps everything called so far.
+Three parts, kept apart so that files, cameras and streams, and every output, share one core:
+
+- a :class:`tracker.sources.FrameSource` gives frames (a file today);
+- :class:`RefereeRun` takes them one at a time (:meth:`RefereeRun.step`) and referees every
+  stroke as it ends; operator inputs can arrive while it runs (:meth:`RefereeRun.submit`, safe
+  from another thread: a referee console);
+- :class:`RunListener` objects receive what the run produces as it happens: every record of the
+  match log with the referee's decisions about it (:meth:`RunListener.on_record`), every frame
+  with what was seen (:meth:`RunListener.on_frame`, for an overlay), the end. The JSONL files
+  (:class:`tracker.outputs.jsonl.JsonlOutputs`) are one such listener.
+
+``process_video`` wires them for a file: the match log (frame start and shot records, JSONL),
+the decisions (JSONL) and the final scoreboard are written into the output folder as it goes,
+so a crash keeps everything called so far.
 """
 
 from __future__ import annotations
 
-import json
+import queue
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-import cv2
+import numpy as np
 
 from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
-from calibration.monitor import ViewMonitor
+from calibration.monitor import ViewMonitor, ViewStatus
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker import balls as B
-from tracker.perception.detect import BallDetector
+from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import StrokeDetector
-from tracker.perception.track import Tracker
-from tracker.records.parse import record_to_dict
-from tracker.records.shot import FrameStart, InputKind, OperatorInput, Shot
+from tracker.perception.track import TableState, Tracker
+from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
+from tracker.sources import Frame, FrameSource, SourceEnd, SourceError, open_source
 
 
 class VideoError(RuntimeError):
@@ -67,6 +78,43 @@ class ProcessResult:
     frames: int = 0
     not_refereed_frames: int = 0
     times: StageTimes = field(default_factory=StageTimes)
+    end: SourceEnd | None = None
+
+
+@dataclass
+class FrameView:
+    """What the run made of one frame (for overlays and live pages).
+
+    Attributes:
+        frame: the frame itself.
+        status: the view monitor's verdict (``refereed`` False: a cut, a close-up).
+        detections: the balls found (None when the frame was not refereed).
+        state: the 22 slots after tracking (None when not refereed).
+        shot: the stroke that ended on this frame, if one did.
+        decisions: what the referee said on this frame (stroke decisions, input results).
+    """
+
+    frame: Frame
+    status: ViewStatus
+    detections: BallDetections | None = None
+    state: TableState | None = None
+    shot: Shot | None = None
+    decisions: list[dict[str, Any]] = field(default_factory=list)
+
+
+class RunListener:
+    """Receives what a :class:`RefereeRun` produces, as it happens. Override what you need;
+    every method is called on the thread that processes the frames."""
+
+    def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
+        """A record of the match log (frame start, operator input, stroke) and what the referee
+        said about it (possibly nothing)."""
+
+    def on_frame(self, run: RefereeRun, view: FrameView) -> None:
+        """One processed frame."""
+
+    def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
+        """The run ended (the summary is what :meth:`RefereeRun.summary` returns)."""
 
 
 def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
@@ -95,149 +143,246 @@ def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
                    positions_after=keep_pos(shot.positions_after), needs_review=tuple(dict.fromkeys(notes)))
 
 
-def process_video(path: str | Path, out_dir: str | Path, calibration: Calibration | None = None,
+class RefereeRun:
+    """Referees one table's frames as they come (see the module docstring).
+
+    Args:
+        calibration: the camera.
+        fps: frames per second of the source.
+        players: the two players (the first breaks) unless the inputs' frame start says otherwise.
+        inputs: operator inputs known in advance (from a match log) as (n, input): applied just
+            before the n-th stroke the camera sees; a ``FrameStart`` among them is the frame's start.
+        spoken: per stroke number, what the camera cannot see: ``nomination``, ``free_ball``,
+            ``operator`` (judgements), merged into that stroke's record.
+        listeners: receive the records, frames and the end as they happen.
+        on_call: called with each decision in a referee's words (the CLI prints them).
+    """
+
+    def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
+                 inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                 spoken: dict[int, dict[str, Any]] | None = None,
+                 listeners: Iterable[RunListener] = (),
+                 on_call: Callable[[str], None] | None = None):
+        self.calibration = calibration
+        self.fps = fps
+        self.players = players
+        self.inputs = list(inputs or [])
+        self.spoken = dict(spoken or {})
+        self.listeners = list(listeners)
+        self.on_call = on_call
+        self.detector = BallDetector(calibration)
+        self.tracker = Tracker(calibration.table, fps)
+        # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
+        self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
+            1.5, calibration.table.ball_radius / self.detector.r_px))
+        self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
+        self.match = Match()
+        self.result = ProcessResult()
+        self.start: FrameStart | None = None
+        self._live_inputs: queue.Queue[OperatorInput] = queue.Queue()
+
+    # --- starting -------------------------------------------------------------------------
+    def begin(self, first: np.ndarray) -> FrameStart:
+        """Learn this camera from its first picture and start the frame (the standard rack, or
+        the layout seen when the video starts mid-frame)."""
+        self.detector.learn_cloth(first)
+        self.detector.learn_colours([first])  # this camera's colours, anchored on the spots
+        start = None
+        for _n, inp in self.inputs:
+            if isinstance(inp, FrameStart):
+                start = replace(inp, players=self.players if self.players != ("A", "B") else inp.players)
+                self.inputs = [x for x in self.inputs if x[1] is not inp]
+                break
+        if start is None:
+            start = _observed_start(self.detector, self.tracker, first, self.players)
+        if start.positions:
+            self.tracker.seed(start.positions)
+        self.start = start
+        self._feed(start)
+        return start
+
+    # --- the loop -------------------------------------------------------------------------
+    def submit(self, inp: OperatorInput) -> None:
+        """An operator input made while the run goes on (a console); applied before the next
+        frame is processed. Safe to call from another thread."""
+        self._live_inputs.put(inp)
+
+    def step(self, frame: Frame, decode_s: float = 0.0) -> FrameView:
+        """Process one frame: monitor, detect, track, stroke events, referee.
+
+        Args:
+            decode_s: seconds it took to get this frame (for the stage timings).
+        """
+        times = self.result.times
+        times.decode += decode_s
+        decisions: list[dict[str, Any]] = []
+        while not self._live_inputs.empty():
+            decisions += self._apply_input(self._live_inputs.get_nowait())
+        t_b = time.perf_counter()
+        status = self.monitor.update(frame.index, frame.image)
+        t_c = time.perf_counter()
+        times.monitor += t_c - t_b
+        view = FrameView(frame, status, decisions=decisions)
+        if not status.refereed:
+            self.result.not_refereed_frames += 1
+        else:
+            view.detections = self.detector.detect(frame.image)
+            t_d = time.perf_counter()
+            times.detect += t_d - t_c
+            view.state = self.tracker.update(frame.index, view.detections)
+            t_e = time.perf_counter()
+            times.track += t_e - t_d
+            shot = self.strokes.update(view.state)
+            t_f = time.perf_counter()
+            times.events += t_f - t_e
+            if shot is not None:
+                view.shot, outs = self._referee(shot)
+                view.decisions += outs
+            times.referee += time.perf_counter() - t_f
+        times.frames += 1
+        self.result.frames = max(self.result.frames, frame.index + 1)
+        for li in self.listeners:
+            li.on_frame(self, view)
+        return view
+
+    @property
+    def frame_over(self) -> bool:
+        """Whether the frame has ended (nothing more to referee)."""
+        return bool(self.match.state and self.match.state.frame_over)
+
+    def _referee(self, shot: Shot) -> tuple[Shot, list[dict[str, Any]]]:
+        """Apply the inputs due before this stroke, then call it."""
+        outs: list[dict[str, Any]] = []
+        for n, inp in self.inputs:
+            if n == shot.shot and isinstance(inp, OperatorInput):
+                outs += self._apply_input(inp)
+        if shot.shot in self.spoken:
+            shot = replace(shot, **self.spoken[shot.shot])
+        shot = _sanitize(shot, self.match.state.on_table)
+        try:
+            calls = self.match.feed(shot)
+        except RuleError as exc:
+            calls = [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+        self.result.shots.append(shot)
+        self._emit(shot, calls)
+        return shot, outs + calls
+
+    def _apply_input(self, inp: OperatorInput) -> list[dict[str, Any]]:
+        if inp.kind == InputKind.OPTION and inp.choice == "replace":
+            self.strokes.referee_replacing()  # his hands will move balls
+        return self._feed(inp)
+
+    def _feed(self, rec: Record) -> list[dict[str, Any]]:
+        try:
+            calls = self.match.feed(rec)
+        except RuleError as exc:
+            if isinstance(rec, FrameStart):
+                raise
+            calls = [{"input": getattr(rec, "kind", "?"), "accepted": False, "message": str(exc),
+                      "notes": []}]
+        self._emit(rec, calls)
+        return calls
+
+    def _emit(self, rec: Record, calls: list[dict[str, Any]]) -> None:
+        self.result.decisions += calls
+        for li in self.listeners:
+            li.on_record(self, rec, calls)
+        if self.on_call:
+            for c in calls:
+                self.on_call(explain(c))
+
+    # --- the end --------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """The scoreboard line: score, strokes, frames, how the source ended."""
+        st = self.match.state
+        self.result.score = dict(zip(st.players, st.scores, strict=True)) if st else {}
+        board: dict[str, Any] = {
+            "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
+            "shots": len(self.result.shots), "frames": self.result.frames,
+            "not_refereed_frames": self.result.not_refereed_frames}
+        end = self.result.end
+        if end is not None:
+            board["video_end"] = end.reason
+            if not end.clean:
+                board["warning"] = end.message
+        return board
+
+    def finish(self, end: SourceEnd | None) -> ProcessResult:
+        """End the run: tell the listeners, return the result."""
+        self.result.end = end
+        board = self.summary()
+        for li in self.listeners:
+            li.on_end(self, board)
+        return self.result
+
+
+def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
+                  calibration: Calibration | None = None,
                   players: tuple[str, str] = ("A", "B"), table: TableGeometry | None = None,
                   progress: bool = True, on_call: Callable[[str], None] | None = None,
                   max_frames: int | None = None,
-                  inputs: list[tuple[int, OperatorInput]] | None = None,
-                  spoken: dict[int, dict[str, Any]] | None = None) -> ProcessResult:
-    """Referee a video; see the module docstring.
+                  inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                  spoken: dict[int, dict[str, Any]] | None = None,
+                  listeners: Iterable[RunListener] = ()) -> ProcessResult:
+    """Referee a video (or any frame source); see the module docstring.
 
     Args:
-        inputs: operator inputs (option after a foul, concession, ...) as (n, input): applied
-            just before the n-th stroke the camera sees.
-        spoken: per stroke number, what the camera cannot see: ``nomination``, ``free_ball``,
-            ``operator`` (judgements), merged into that stroke's record.
+        out_dir: where the JSONL match log, decisions, scoreboard and calibration go (None:
+            nowhere, only the listeners get the results).
+        max_frames: stop after this many frames.
+        inputs, spoken: see :class:`RefereeRun`.
+        listeners: more receivers of the results (overlay, store, live server).
 
     Raises:
         VideoError: unreadable video, or no table in its first frames (with the reason).
     """
     from tqdm import tqdm
 
-    p = Path(path)
-    if not p.exists():
-        raise VideoError(f"{p}: no such file")
-    cap = cv2.VideoCapture(str(p))
-    if not cap.isOpened():
-        raise VideoError(f"{p}: cannot open the video (unsupported codec or damaged file)")
-    fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
-    n_frames = int(cap.get(cv2.CAP_PROP_FRAME_COUNT)) or None
-    ok, first = cap.read()
-    if not ok or first is None:
-        raise VideoError(f"{p}: the video has no readable frame")
-    table = table or (calibration.table if calibration else TableGeometry.standard())
-    if calibration is None:
-        try:
-            calibration = calibrate_image(first, table)
-        except TableNotFound as exc:
-            raise VideoError(f"no table found in the first frame: {exc}; give --calibration "
-                             "PROFILE (see `snooker-tracker calibrate`)") from None
-    out = Path(out_dir)
-    out.mkdir(parents=True, exist_ok=True)
-    calibration.save(out / "calibration.json")
-    detector = BallDetector(calibration)
-    detector.learn_cloth(first)
-    detector.learn_colours([first])  # this camera's colours, anchored on the spots
-    tracker = Tracker(calibration.table, fps)
-    # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
-    strokes = StrokeDetector(calibration.table, fps,
-                             position_error_mm=max(1.5, calibration.table.ball_radius / detector.r_px))
-    monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
-    match = Match()
-    result = ProcessResult()
-    start = None
-    for _n, inp in list(inputs or []):
-        if isinstance(inp, FrameStart):
-            start = replace(inp, players=players if players != ("A", "B") else inp.players)
-            inputs = [x for x in inputs if x[1] is not inp]
-            break
-    if start is None:
-        start = _observed_start(detector, tracker, first, players)
-    if start.positions:
-        tracker.seed(start.positions)
-    log = open(out / "match.log.jsonl", "w", encoding="utf-8")  # noqa: SIM115 - written as we go
-    dec_file = open(out / "decisions.jsonl", "w", encoding="utf-8")  # noqa: SIM115
+    from tracker.outputs.jsonl import JsonlOutputs
 
-    def emit(res: dict[str, Any]) -> None:
-        dec_file.write(json.dumps(res) + "\n")
-        dec_file.flush()
-        result.decisions.append(res)
-        if on_call:
-            on_call(explain(res))
-
-    log.write(json.dumps(record_to_dict(start)) + "\n")
-    for r in match.feed(start):
-        emit(r)
-    times = result.times
-    total = min(n_frames or 0, max_frames or 10**9) or None
-    bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
-    frame_idx = 0
-    img = first
     try:
-        while True:
-            t_a = time.perf_counter()
-            if frame_idx > 0:
-                ok, img = cap.read()
-                if not ok or img is None:
+        source = path if isinstance(path, FrameSource) else open_source(path)
+    except SourceError as exc:
+        raise VideoError(str(exc)) from None
+    frames = iter(source)
+    try:
+        first = next(frames, None)
+        if first is None:
+            raise VideoError(f"{source.name}: the video has no readable frame")
+        table = table or (calibration.table if calibration else TableGeometry.standard())
+        if calibration is None:
+            try:
+                calibration = calibrate_image(first.image, table)
+            except TableNotFound as exc:
+                raise VideoError(f"no table found in the first frame: {exc}; give --calibration "
+                                 "PROFILE (see `snooker-tracker calibrate`)") from None
+        outs: list[RunListener] = []
+        if out_dir is not None:
+            outs.append(JsonlOutputs(Path(out_dir), calibration))
+        run = RefereeRun(calibration, source.fps, players, inputs, spoken,
+                         [*outs, *listeners], on_call)
+        run.begin(first.image)
+        total = min(source.total or 0, max_frames or 10**9) or None
+        bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
+        frame: Frame | None = first
+        decode_s = 0.0
+        try:
+            while frame is not None:
+                run.step(frame, decode_s)
+                bar.update(1)
+                if run.frame_over or (max_frames and frame.index + 1 >= max_frames):
+                    source.stop()
                     break
-            t_b = time.perf_counter()
-            times.decode += t_b - t_a
-            status = monitor.update(frame_idx, img)
-            t_c = time.perf_counter()
-            times.monitor += t_c - t_b
-            if not status.refereed:
-                result.not_refereed_frames += 1
-            else:
-                det = detector.detect(img)
-                t_d = time.perf_counter()
-                times.detect += t_d - t_c
-                st = tracker.update(frame_idx, det)
-                t_e = time.perf_counter()
-                times.track += t_e - t_d
-                shot = strokes.update(st)
-                t_f = time.perf_counter()
-                times.events += t_f - t_e
-                if shot is not None:
-                    for n, inp in inputs or []:
-                        if n == shot.shot and isinstance(inp, OperatorInput):
-                            if inp.kind == InputKind.OPTION and inp.choice == "replace":
-                                strokes.referee_replacing()  # his hands will move balls
-                            log.write(json.dumps(record_to_dict(inp)) + "\n")
-                            for r in match.feed(inp):
-                                emit(r)
-                    if spoken and shot.shot in spoken:
-                        shot = replace(shot, **spoken[shot.shot])
-                    shot = _sanitize(shot, match.state.on_table)
-                    try:
-                        outs = match.feed(shot)
-                    except RuleError as exc:
-                        outs = [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
-                    result.shots.append(shot)
-                    log.write(json.dumps(record_to_dict(shot)) + "\n")
-                    log.flush()
-                    for r in outs:
-                        emit(r)
-                    if match.state.frame_over:
-                        break
-                times.referee += time.perf_counter() - t_f
-            times.frames += 1
-            frame_idx += 1
-            bar.update(1)
-            if max_frames and frame_idx >= max_frames:
-                break
+                t_a = time.perf_counter()
+                frame = next(frames, None)
+                decode_s = time.perf_counter() - t_a
+        finally:
+            bar.close()
+            if source.end is None:  # the generator was left before it could say
+                frames.close()
+            result = run.finish(source.end)
     finally:
-        bar.close()
-        cap.release()
-        log.close()
-        st_ = match.state
-        result.frames = frame_idx
-        result.score = dict(zip(st_.players, st_.scores, strict=True)) if st_ else {}
-        board = {"scoreboard": True, "score": result.score, "frame_over": bool(st_ and st_.frame_over),
-                 "shots": len(result.shots), "frames": frame_idx,
-                 "not_refereed_frames": result.not_refereed_frames}
-        dec_file.write(json.dumps(board) + "\n")
-        dec_file.close()
-        (out / "scoreboard.json").write_text(json.dumps(board, indent=1))
+        source.close()
     return result
 
 

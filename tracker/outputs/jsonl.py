@@ -1,0 +1,52 @@
+"""The interchange files of a run: match log, decisions, scoreboard, calibration.
+
+``match.log.jsonl`` holds the records (frame start, operator inputs, strokes) in the format of
+docs/SHOT-RECORD.md, ``decisions.jsonl`` one line per referee output and the scoreboard line
+at the end, ``scoreboard.json`` the final scoreboard. Each line is flushed as it is written, so
+a crash keeps everything called so far.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from calibration.profile import Calibration
+from tracker.records.parse import record_to_dict
+from tracker.records.shot import Record
+
+if TYPE_CHECKING:
+    from tracker.pipeline import RefereeRun
+
+from tracker.pipeline import RunListener
+
+#: The files a run writes into its output folder.
+LOG_NAME = "match.log.jsonl"
+DECISIONS_NAME = "decisions.jsonl"
+SCOREBOARD_NAME = "scoreboard.json"
+CALIBRATION_NAME = "calibration.json"
+
+
+class JsonlOutputs(RunListener):
+    """Writes the run's JSONL files into ``out`` as the run goes (see the module docstring)."""
+
+    def __init__(self, out: Path, calibration: Calibration):
+        self.out = out
+        out.mkdir(parents=True, exist_ok=True)
+        calibration.save(out / CALIBRATION_NAME)
+        self._log = open(out / LOG_NAME, "w", encoding="utf-8")  # noqa: SIM115 - written as we go
+        self._dec = open(out / DECISIONS_NAME, "w", encoding="utf-8")  # noqa: SIM115
+
+    def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
+        self._log.write(json.dumps(record_to_dict(record)) + "\n")
+        self._log.flush()
+        for d in decisions:
+            self._dec.write(json.dumps(d) + "\n")
+        self._dec.flush()
+
+    def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
+        self._log.close()
+        self._dec.write(json.dumps(summary) + "\n")
+        self._dec.close()
+        (self.out / SCOREBOARD_NAME).write_text(json.dumps(summary, indent=1))

@@ -1,0 +1,163 @@
+"""Where frames come from: a video file today; cameras, streams and pipes plug in here.
+
+A :class:`FrameSource` yields :class:`Frame` objects (index, time in seconds from the start,
+BGR image) and says afterwards why it stopped (:attr:`FrameSource.end`): the pipeline never
+needs to know whether it reads a file or a live camera, and the summary can say plainly that a
+video ended early.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+
+class SourceError(RuntimeError):
+    """The source cannot be opened or read; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class Frame:
+    """One picture of the table.
+
+    Attributes:
+        index: frame number from the start of the source (0-based; gaps where frames were
+            skipped or lost).
+        t: seconds from the start of the source.
+        image: BGR uint8, shape (H, W, 3).
+    """
+
+    index: int
+    t: float
+    image: np.ndarray
+
+
+@dataclass(frozen=True)
+class SourceEnd:
+    """Why a source stopped giving frames.
+
+    Attributes:
+        reason: ``complete`` (all of it was read), ``truncated`` (a file ended before the
+            frame count its header gives: damaged or cut short), ``stopped`` (the caller
+            stopped early, e.g. ``--max-frames``), ``lost`` (a live stream dropped for good).
+        frames_read: frames delivered.
+        frames_expected: what the header promised (files), else None.
+        message: one line for a person.
+    """
+
+    reason: str
+    frames_read: int
+    frames_expected: int | None = None
+    message: str = ""
+
+    @property
+    def clean(self) -> bool:
+        """Whether nothing was lost (complete, or stopped on purpose)."""
+        return self.reason in ("complete", "stopped")
+
+
+class FrameSource:
+    """Base of every frame source: iterate it for frames, then read :attr:`end`.
+
+    Attributes:
+        name: what a person calls it (a path, a device, a URL).
+        fps: frames per second (nominal for live sources).
+        size: (width, height) px, known after the first frame at the latest.
+        total: frames expected (None for live sources).
+        live: whether frames arrive in real time (a camera or stream), i.e. whether the
+            consumer must keep up.
+    """
+
+    name: str = "?"
+    fps: float = 25.0
+    size: tuple[int, int] | None = None
+    total: int | None = None
+    live: bool = False
+
+    def __init__(self) -> None:
+        self.end: SourceEnd | None = None
+        self._stop = False
+
+    def frames(self) -> Iterator[Frame]:
+        """Yield frames until the source ends or :meth:`stop` is called."""
+        raise NotImplementedError
+
+    def __iter__(self) -> Iterator[Frame]:
+        return self.frames()
+
+    def stop(self) -> None:
+        """Ask the source to stop after the frame in hand."""
+        self._stop = True
+
+    def close(self) -> None:
+        """Release what the source holds (file handles, devices)."""
+
+
+#: A file whose header promises more frames than it gives is called truncated only when it
+#: falls short by more than this many frames (headers of some encoders count a frame or two
+#: that no decoder delivers).
+TRUNCATION_SLACK_FRAMES = 2
+
+
+class VideoFileSource(FrameSource):
+    """Frames of a video file, decoded by OpenCV (FFmpeg)."""
+
+    def __init__(self, path: str | Path):
+        super().__init__()
+        p = Path(path)
+        self.name = str(p)
+        if not p.exists():
+            raise SourceError(f"{p}: no such file")
+        if p.is_dir():
+            raise SourceError(f"{p} is a folder; give a video file")
+        self._cap = cv2.VideoCapture(str(p))
+        if not self._cap.isOpened():
+            raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
+        fps = self._cap.get(cv2.CAP_PROP_FPS)
+        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else 25.0
+        n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
+        self.total = n if n > 0 else None
+        w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
+        h = int(self._cap.get(cv2.CAP_PROP_FRAME_HEIGHT) or 0)
+        self.size = (w, h) if w > 0 and h > 0 else None
+
+    def frames(self) -> Iterator[Frame]:
+        idx = 0
+        try:
+            while not self._stop:
+                ok, img = self._cap.read()
+                if not ok or img is None:
+                    break
+                if self.size is None:
+                    self.size = (img.shape[1], img.shape[0])
+                yield Frame(idx, idx / self.fps, img)
+                idx += 1
+        finally:
+            self.end = self._end(idx)
+
+    def _end(self, read: int) -> SourceEnd:
+        if self._stop:
+            return SourceEnd("stopped", read, self.total, f"stopped after {read} frames")
+        if read == 0:
+            return SourceEnd("truncated", 0, self.total, f"{self.name}: no readable frame")
+        if self.total and read < self.total - TRUNCATION_SLACK_FRAMES:
+            return SourceEnd("truncated", read, self.total,
+                             f"the video ended early: {read} of {self.total} frames could be "
+                             "read (the file is damaged or cut short); calls after that are missing")
+        return SourceEnd("complete", read, self.total, f"{read} frames")
+
+    def close(self) -> None:
+        self._cap.release()
+
+
+def open_source(spec: str | Path) -> FrameSource:
+    """The frame source a user means by ``spec`` (today: a video file path).
+
+    Raises:
+        SourceError: it cannot be opened (the message says why and what to do).
+    """
+    return VideoFileSource(spec)
