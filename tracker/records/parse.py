@@ -112,6 +112,7 @@ def record_from_dict(obj: Any, line: int | None = None) -> Record:
                 OperatorFoul(f["code"], f.get("ball"), f.get("note", "")) for f in op.get("fouls", [])
             ),
             not_a_stroke=bool(op.get("not_a_stroke", False)),
+            lip_would_be_hit=op.get("lip_would_be_hit"),
         )
         touching = obj.get("touching")
         return Shot(
@@ -217,6 +218,8 @@ def record_to_dict(rec: Record) -> dict[str, Any]:
                            for f in rec.operator.fouls]
         if rec.operator.not_a_stroke:
             op["not_a_stroke"] = True
+        if rec.operator.lip_would_be_hit:
+            op["lip_would_be_hit"] = rec.operator.lip_would_be_hit
         return _drop_none(
             {
                 "type": "shot",

@@ -98,11 +98,15 @@ class OperatorJudgement:
         miss: the referee's miss judgement (H5); None = engine default.
         fouls: fouls seen by the referee (H7, H9-H13, H19).
         not_a_stroke: the tip touched the cue ball while placing it (H20).
+        lip_would_be_hit: the ball that fell from a pocket's lip during the stroke, when
+            the referee rules that a ball in the stroke would have hit it (S3 R9(b)): the
+            stroke is replayed with every ball put back (a foul in it still costs its penalty).
     """
 
     miss: bool | None = None
     fouls: tuple[OperatorFoul, ...] = ()
     not_a_stroke: bool = False
+    lip_would_be_hit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -181,6 +185,12 @@ class InputKind(StrEnum):
     """Who plays the re-spotted black: ``player`` (H15)."""
     STRIKER = "striker"
     """Correct who is to strike (H14)."""
+    STALEMATE = "stalemate"
+    """The referee declares a stalemate: scores nullified, balls re-racked, the same
+    player opens again (S3 R16, C50)."""
+    TIME = "time"
+    """The referee calls TIME: the end of a game played to a time limit (English billiards
+    S3 R5(a),(b))."""
 
 
 @dataclass(frozen=True)
