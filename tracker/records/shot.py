@@ -158,6 +158,12 @@ class FrameStart:
         positions: starting layout (mm); None = the ruleset's standard setup.
         options: named rule options (section 4 readings), see ``tracker.rules.options``.
         table: table size {"length": mm, "width": mm}; None = full size.
+        aggregate: the match is decided on the total of the frames' points (S2 R2(g)(ii));
+            every one of ``best_of`` frames is played. Match-level: set on the first frame.
+        teams: four-handed play (S3 R17): the two players of each side, in the order of
+            ``players`` (the sides' names). Match-level: set on the first frame.
+        order: four-handed: the four players in playing order for this frame, starting with
+            the breaking side (default: each side's first player, then each side's second).
     """
 
     frame: int
@@ -168,6 +174,9 @@ class FrameStart:
     positions: dict[str, Position] | None = None
     options: dict[str, object] = field(default_factory=dict)
     table: dict[str, float] | None = None
+    aggregate: bool = False
+    teams: tuple[tuple[str, str], tuple[str, str]] | None = None
+    order: tuple[str, ...] | None = None
 
 
 class InputKind(StrEnum):
@@ -181,6 +190,8 @@ class InputKind(StrEnum):
     """The striker claims the frame with only the black left (C45)."""
     AWARD_FRAME = "award_frame"
     """The referee awards the frame to ``player`` (forfeit, S4 R2) (H17)."""
+    AWARD_GAME = "award_game"
+    """The referee awards the game (the match) to ``player`` (S4 R1(a)(vii), R2(b))."""
     LOTS = "lots"
     """Who plays the re-spotted black: ``player`` (H15)."""
     STRIKER = "striker"

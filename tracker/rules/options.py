@@ -45,9 +45,9 @@ class RuleOptions:
         game_points: English billiards: the game ends when a player reaches this many points
             (S2 R1, S3 R5(d)); None (default) = a game to a time limit, ended by a ``time``
             input.
-        touching_respot_by_agreement: English billiards, "Snooker - 1 red" (000 2.10): the
-            touching-ball re-spot only when both players agree (an ``option`` input
-            ``spot_balls``); default False: mandatory (002 S3 R13).
+        breaker_ball: English billiards: the cue ball of the player who breaks (``white``,
+            default; or the other: ``spot``, ``yellow`` in the 000 set); the other player
+            has the other one (EB S3 R2: the winner of the stringing chooses).
     """
 
     free_ball_value: str = "ball_on"
@@ -65,7 +65,7 @@ class RuleOptions:
     hazard_limit: int = 15
     cannon_limit: int = 75
     game_points: int | None = None
-    touching_respot_by_agreement: bool = False
+    breaker_ball: str = "white"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
@@ -80,6 +80,8 @@ class RuleOptions:
             )
         if "free_ball_value" in data and data["free_ball_value"] not in ("ball_on", "own"):
             raise ValueError("free_ball_value must be 'ball_on' or 'own'")
+        if "breaker_ball" in data and data["breaker_ball"] not in ("white", "spot", "yellow"):
+            raise ValueError("breaker_ball must be 'white', 'spot' or 'yellow'")
         for f in fields(cls):
             if f.name in data and not _type_ok(data[f.name], getattr(cls(), f.name), f.name):
                 raise ValueError(f"rule option {f.name} has the wrong type "

@@ -71,6 +71,18 @@ def _snookerpool(n_solids: int) -> Callable[[], Ruleset]:
     return make
 
 
+def _billiards(name: str, second: str, variant_000: bool) -> Callable[[], Ruleset]:
+    def make() -> Ruleset:
+        from tracker.rules.billiards import EnglishBilliardsRules
+
+        # 000 "Snooker - 1 red": a miss is a foul, touching balls spotted only by agreement,
+        # the baulk line crossed between 80 and 99 (D37, D38).
+        return EnglishBilliardsRules(name=name, second_ball=second, miss_is_foul=variant_000,
+                                     touching_by_agreement=variant_000, baulk_crossing=variant_000)
+
+    return make
+
+
 RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snooker": _snooker,
     "snooker-6-reds": _reduced(6),
@@ -78,6 +90,8 @@ RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snookerpool": _snookerpool(8),
     "snookerpool-6-solids": _snookerpool(6),
     "snookerpool-3-solids": _snookerpool(3),
+    "english-billiards": _billiards("english-billiards", "spot", False),
+    "snooker-1-red": _billiards("snooker-1-red", "yellow", True),
 }
 
 

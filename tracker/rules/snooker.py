@@ -812,7 +812,7 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
                           striker=striker, turn=turn, last_colour_scored=None, **common)
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=False, scored=pts > 0)
         out = Outcome(points={st.striker: pts}, potted=s.facts.potted,
-                      respots=t.respots + end_respots, nominated=s.ctx.nominated,
+                      respots=_merged(t.respots, end_respots), nominated=s.ctx.nominated,
                       free_ball_nominated=s.ctx.fb, break_points=break_points,
                       notes=(*s.notes, *end_notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
@@ -855,7 +855,7 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
             nxt = replace(nxt, free_ball=fb, pending=pending)
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         out = Outcome(fouls=tuple(s.fouls), penalty=t.penalty, points={1 - st.striker: t.penalty},
-                      potted=s.facts.potted, respots=t.respots + end_respots,
+                      potted=s.facts.potted, respots=_merged(t.respots, end_respots),
                       options=() if nxt.awaiting_lots else options, miss=miss, miss_warning=warn,
                       free_ball=fb and not nxt.awaiting_lots, effective=effective,
                       replace_positions=s.pre if miss else None, nominated=s.ctx.nominated,
@@ -983,7 +983,8 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
                                                              fb, st.turn))
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         out = Outcome(fouls=tuple(fouls), penalty=pen, points={1 - st.striker: pen},
-                      respots=respots + end_respots, options=() if nxt.awaiting_lots else options,
+                      respots=_merged(respots, end_respots),
+                      options=() if nxt.awaiting_lots else options,
                       free_ball=fb and not nxt.awaiting_lots, effective=eff,
                       nominated=s.ctx.nominated, free_ball_nominated=s.ctx.fb, break_points=0,
                       notes=(*s.notes, *end_notes), review=tuple(s.review))
@@ -1167,6 +1168,12 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
 
 def _objects(pos: Mapping[str, Position]) -> dict[str, Position]:
     return {k: v for k, v in pos.items() if k != B.WHITE}
+
+
+def _merged(respots: tuple[Respot, ...], later: tuple[Respot, ...]) -> tuple[Respot, ...]:
+    """``respots`` with the balls placed again in ``later`` (the tie-break black) replaced."""
+    again = {r.ball for r in later}
+    return tuple(r for r in respots if r.ball not in again) + later
 
 
 def _apply_respots(post: dict[str, Position] | None,

@@ -26,6 +26,8 @@ class Phase(StrEnum):
     """Tie-break: the black re-spotted, the next score or foul ends the frame."""
     OVER = "over"
     """The frame has ended."""
+    OPEN = "open"
+    """No ball on: any ball may be hit first (English billiards)."""
 
 
 @dataclass(frozen=True)
