@@ -426,3 +426,21 @@ def test_a_billiards_log_round_trips_and_is_refereed():
     assert outs[1][0]["points"] == {"A": 3, "B": 0}
     assert outs[2][0]["miss"] and outs[2][0]["score"] == {"A": 3, "B": 2}
     assert outs[3][0]["scoring"] == [{"what": "cannon", "points": 2}]
+
+
+def test_explain_a_billiards_miss_and_a_scoring_stroke():
+    from tracker.rules.explain import explain
+
+    d, n = rules().decide(both_on(), stroke(first="red", then=("spot",), pots=("red",)))
+    assert "cannon 2, pot red 3" in explain(d.to_dict())
+    d2, _ = rules().decide(n, stroke(2))
+    assert explain(d2.to_dict()).split(": ", 1)[1].startswith("MISS, 2 to B")
+
+
+def test_review_confidence_is_read_in_billiards():
+    sh = stroke(first="red", then=("spot",))
+    sh = replace(sh, events=tuple(replace(e, confidence=0.85) if e.type == EventType.CONTACT else e
+                                  for e in sh.events))
+    assert not rules().decide(both_on(), sh)[0].needs_review
+    d, _ = rules(review_confidence=0.9).decide(both_on(), sh)
+    assert any("uncertain" in x for x in d.needs_review)

@@ -224,3 +224,11 @@ def test_snookerpool_tie_on_the_15_is_decided_by_a_lag_from_the_kitchen(ruleset)
     d, n = r.decide(st, Shot(1, events=ev))
     assert d.draw_lots and d.next_striker is None and d.cue_in_hand and n.in_hand_area == "kitchen"
     assert [x.ball for x in d.respots] == ["15"]
+
+
+def test_explain_says_lots_are_drawn_and_names_no_striker():
+    from tracker.rules.explain import explain
+
+    d, _ = decide(black_state((47, 40)), shot())
+    text = explain(d.to_dict())
+    assert "Lots are drawn" in text and "None to play" not in text

@@ -153,7 +153,7 @@ class FrameStart:
         players: the two players (or sides).
         breaker: who opens the frame; None = the match rotation.
         ruleset: registry name (``snooker``, ``snooker-6-reds``, ``snooker-10-reds``,
-            ``snookerpool``).
+            ``snookerpool``, ``english-billiards``, ... : ``tracker.rules.registry``).
         best_of: frames in the match.
         positions: starting layout (mm); None = the ruleset's standard setup.
         options: named rule options (section 4 readings), see ``tracker.rules.options``.
@@ -183,7 +183,8 @@ class InputKind(StrEnum):
     """Operator inputs between strokes."""
 
     OPTION = "option"
-    """After a foul: ``choice`` = play / play_again / replace (H4)."""
+    """After a foul: ``choice`` = play / play_again / replace (H4), or a game's own choice
+    (ball_anywhere, in_hand, ball_in_hand, spot_balls)."""
     CONCEDE = "concede"
     """The striker concedes the frame (H16)."""
     CLAIM = "claim"
