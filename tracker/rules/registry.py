@@ -78,7 +78,9 @@ def _billiards(name: str, second: str, variant_000: bool) -> Callable[[], Rulese
         # 000 "Snooker - 1 red": a miss is a foul, touching balls spotted only by agreement,
         # the baulk line crossed between 80 and 99 (D37, D38).
         return EnglishBilliardsRules(name=name, second_ball=second, miss_is_foul=variant_000,
-                                     touching_by_agreement=variant_000, baulk_crossing=variant_000)
+                                     touching_by_agreement=variant_000, baulk_crossing=variant_000,
+                                     fouls_rule="000 Snooker - 1 red 2.11" if variant_000
+                                     else "EB S3 R14")
 
     return make
 
