@@ -222,6 +222,19 @@ def test_R8g_touching_state_changed_before_the_stroke_is_flagged():
     assert any("C40" in x and "no longer touches" in x for x in d2.needs_review)
 
 
+def test_R8g_a_touching_ball_called_still_counts_as_touching_at_the_stroke():
+    pos = table(6)
+    red = pos["red_03"]
+    touching = {**pos, "white": (red[0], red[1] - 52.5)}
+    r = rules()
+    _, st = r.decide(state(Phase.RED, reds=6, positions=pos), shot(1, first="red_02", before=pos,
+                                                                   after=touching))
+    apart = {**touching, "white": (red[0], red[1] - 60.0)}
+    d, _ = r.decide(replace(st, striker=0), shot(2, before=apart, after=apart))  # plays away
+    assert not d.foul  # the touching red, as called, counts as hit (R8(c)(i), R8(g))
+    assert any("C40" in x for x in d.needs_review)
+
+
 def test_R8g_balls_put_back_when_the_change_is_seen_between_strokes():
     pos = table(6)
     red = pos["red_03"]

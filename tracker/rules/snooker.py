@@ -637,11 +637,17 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
         return self.balls.value(ball)
 
     def _touching(self, st: FrameState, shot: Shot, pre: dict[str, Position] | None) -> tuple[str, ...]:
+        """The balls the cue ball touches at the strike: as recorded, else as the referee
+        examined them when the cue ball stopped (R8(g): a change before the stroke is undone by
+        repositioning the balls), else from the positions at the strike."""
         if shot.touching is not None:
             return shot.touching
         cue = self.balls.cue
         if st.cue_in_hand or pre is None or cue not in pre:
             return ()
+        examined = self._examined_touching(st)
+        if examined is not None and shot.positions_before is not None:
+            return tuple(sorted(examined))
         return G.touching_balls(pre[cue], _objects(pre), self.table, self.options.touching_gap_mm)
 
     def _check_touching_change(self, s: _Stroke) -> None:
@@ -847,7 +853,9 @@ class SnookerRules(MissRules, FrameEndRules, InputRules):
                       free_ball=False, pending=None, miss=miss_state, replaced=False,
                       shots=st.shots + 1, last_colour_scored=None, awaiting_lots=False,
                       last_respots=tuple(r.ball for r in t.respots))
-        fb, effective = self._free_ball_test(nxt, s.notes) if phase != Phase.OVER else (False, ())
+        fb, effective = (False, ())
+        if phase != Phase.OVER and not self._only_last_ball(st):  # else the frame ends or ties
+            fb, effective = self._free_ball_test(nxt, s.notes)
         options = self._options_after_foul(miss)
         nxt, options = self._apply_miss_limit(nxt, s, miss, options)
         if not nxt.frame_over:
