@@ -14,6 +14,7 @@ from calibration.table import TableGeometry
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.errors import RuleError
 from tracker.rules.inputs import FRAME_MAXIMUM
+from tracker.rules.outcome import input_result
 from tracker.rules.registry import Ruleset, get_ruleset
 from tracker.rules.state import FrameState, MatchContext
 
@@ -263,10 +264,6 @@ class Match:
         else:
             self.frames_won[winner] = max(self.frames_won[winner], need)
         self.game_awarded = winner
-        return {"input": "award_game", "accepted": True,
-                "message": f"game awarded to {winner} (S4 R2(b))"
-                           + (f"; {unplayed} unplayed frame(s) at {FRAME_MAXIMUM} each"
-                              if self.aggregate and unplayed else ""),
-                "score": dict(zip(self.state.players, self.state.scores, strict=True)),
-                "next_striker": None, "frame_over": True, "winner": winner,
-                "end_reason": self.state.end_reason, "notes": []}
+        extra = f"; {unplayed} unplayed frame(s) at {FRAME_MAXIMUM} each" if self.aggregate and unplayed else ""
+        return input_result("award_game", True, f"game awarded to {winner} (S4 R2(b)){extra}",
+                            self.state).to_dict()
