@@ -90,3 +90,31 @@ def test_console_script_runs_as_a_process():
     out = subprocess.run([sys.executable, "-m", "tracker.cli", "referee", "--explain"],
                          capture_output=True, text=True, check=True)
     assert "Frame 1 to Ronnie" in out.stdout
+
+
+def test_scoreboard_names_the_aggregate_winner_not_the_frames_leader(tmp_path, capsys):
+    def pot(n, ball):
+        return {"type": "shot", "shot": n, "events": [
+            {"type": "strike", "t": 0, "ball": "white"},
+            {"type": "contact", "t": 0.5, "balls": ["white", ball]},
+            {"type": "pot", "t": 1, "ball": ball, "pocket": "top_left"}]}
+
+    spots = {"blue": [889.0, 1784.5], "pink": [889.0, 2676.75], "black": [889.0, 3245.0]}
+    black = {"black": spots["black"]}
+    lines = [
+        {"type": "frame_start", "frame": 1, "players": ["A", "B"], "breaker": "A", "best_of": 3,
+         "aggregate": True, "positions": spots},
+        pot(1, "blue"), pot(2, "pink"), pot(3, "black"),  # A 18-0
+        {"type": "frame_start", "frame": 2, "players": ["A", "B"], "positions": black},
+        pot(4, "black"),  # B 0-7
+        {"type": "frame_start", "frame": 3, "players": ["A", "B"], "positions": black},
+        {"type": "shot", "shot": 5, "events": [{"type": "strike", "t": 0, "ball": "white"}]},
+    ]  # A misses the black: 0-7
+    log = tmp_path / "aggregate.jsonl"
+    log.write_text("\n".join(json.dumps(x) for x in lines) + "\n")
+    rc, out, _ = run(["referee", str(log)], capsys)
+    board = json.loads(out.splitlines()[-1])
+    assert rc == 0 and board["frames_won"] == {"A": 1, "B": 2}
+    assert board["aggregate"] == {"A": 18, "B": 14} and board["match_over"]
+    rc, out, _ = run(["referee", "--explain", str(log)], capsys)
+    assert "MATCH: A" in out and "aggregate A 18 - 14 B" in out

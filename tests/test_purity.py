@@ -29,7 +29,8 @@ def test_rules_sources_import_no_vision_library():
 
 def test_importing_the_rules_loads_no_vision_library():
     code = (
-        "import sys, tracker.rules.snooker, tracker.rules.snookerpool, tracker.rules.match;"
+        "import sys, tracker.rules.snooker, tracker.rules.snookerpool, tracker.rules.billiards, "
+        "tracker.rules.match;"
         f"bad = sorted(m for m in {sorted(FORBIDDEN)!r} if m in sys.modules);"
         "print(','.join(bad))"
     )

@@ -91,3 +91,15 @@ def test_schema_is_a_valid_json_schema_and_rejects_unknown_events():
     bad = {"type": "shot", "shot": 1, "events": [{"type": "teleport", "ball": "white"}]}
     with pytest.raises(RecordError, match="teleport"):
         record_from_dict(bad, 3)
+
+
+def test_shot_record_doc_examples_are_valid_records():
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).parents[1] / "docs" / "SHOT-RECORD.md").read_text()
+    lines = [ln for block in re.findall(r"```json\n(.*?)```", text, re.S)
+             for ln in block.strip().splitlines() if '"..."' not in ln]
+    assert len(lines) >= 7
+    for ln in lines:
+        record_from_dict(json.loads(ln))

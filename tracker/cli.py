@@ -62,11 +62,14 @@ def scoreboard(match: Match) -> dict[str, object]:
         text += f"{a} {match.frames_won.get(a, 0)} ({score.get(a, 0)})  -  " \
                 f"({score.get(b, 0)}) {match.frames_won.get(b, 0)} {b}"
         text += f"   best of {match.best_of}"
+        if match.aggregate:
+            text += f"   aggregate {a} {match.totals.get(a, 0)} - {match.totals.get(b, 0)} {b}"
     if match.match_over:
-        text += f"   MATCH: {max(match.frames_won, key=lambda p: match.frames_won[p])}"
+        text += f"   MATCH: {match.match_winner()}"
     return {
         "scoreboard": True,
         "frames_won": dict(match.frames_won),
+        "aggregate": dict(match.totals) if match.aggregate else None,
         "frame_score": score,
         "frame_over": bool(st and st.frame_over),
         "match_over": match.match_over,

@@ -72,6 +72,12 @@ def _event(obj: dict[str, Any]) -> Event:
     )
 
 
+def _teams(obj: list[list[str]] | None) -> tuple[tuple[str, str], tuple[str, str]] | None:
+    if obj is None:
+        return None
+    return (obj[0][0], obj[0][1]), (obj[1][0], obj[1][1])
+
+
 def record_from_dict(obj: Any, line: int | None = None) -> Record:
     """Validate one decoded JSON record and build its typed form.
 
@@ -99,6 +105,9 @@ def record_from_dict(obj: Any, line: int | None = None) -> Record:
             positions=_xy_map(obj.get("positions")),
             options=dict(obj.get("options", {})),
             table=obj.get("table"),
+            aggregate=bool(obj.get("aggregate", False)),
+            teams=_teams(obj.get("teams")),
+            order=tuple(obj["order"]) if obj.get("order") is not None else None,
         )
     if kind == "shot":
         events = tuple(_event(e) for e in obj["events"])
@@ -112,6 +121,7 @@ def record_from_dict(obj: Any, line: int | None = None) -> Record:
                 OperatorFoul(f["code"], f.get("ball"), f.get("note", "")) for f in op.get("fouls", [])
             ),
             not_a_stroke=bool(op.get("not_a_stroke", False)),
+            lip_would_be_hit=op.get("lip_would_be_hit"),
         )
         touching = obj.get("touching")
         return Shot(
@@ -206,6 +216,9 @@ def record_to_dict(rec: Record) -> dict[str, Any]:
                 "positions": _pos(rec.positions),
                 "options": rec.options or None,
                 "table": rec.table,
+                "aggregate": True if rec.aggregate else None,
+                "teams": [list(t) for t in rec.teams] if rec.teams else None,
+                "order": list(rec.order) if rec.order else None,
             }
         )
     if isinstance(rec, Shot):
@@ -217,6 +230,8 @@ def record_to_dict(rec: Record) -> dict[str, Any]:
                            for f in rec.operator.fouls]
         if rec.operator.not_a_stroke:
             op["not_a_stroke"] = True
+        if rec.operator.lip_would_be_hit:
+            op["lip_would_be_hit"] = rec.operator.lip_would_be_hit
         return _drop_none(
             {
                 "type": "shot",

@@ -98,11 +98,15 @@ class OperatorJudgement:
         miss: the referee's miss judgement (H5); None = engine default.
         fouls: fouls seen by the referee (H7, H9-H13, H19).
         not_a_stroke: the tip touched the cue ball while placing it (H20).
+        lip_would_be_hit: the ball that fell from a pocket's lip during the stroke, when
+            the referee rules that a ball in the stroke would have hit it (S3 R9(b)): the
+            stroke is replayed with every ball put back (a foul in it still costs its penalty).
     """
 
     miss: bool | None = None
     fouls: tuple[OperatorFoul, ...] = ()
     not_a_stroke: bool = False
+    lip_would_be_hit: str | None = None
 
 
 @dataclass(frozen=True)
@@ -149,11 +153,17 @@ class FrameStart:
         players: the two players (or sides).
         breaker: who opens the frame; None = the match rotation.
         ruleset: registry name (``snooker``, ``snooker-6-reds``, ``snooker-10-reds``,
-            ``snookerpool``).
+            ``snookerpool``, ``english-billiards``, ... : ``tracker.rules.registry``).
         best_of: frames in the match.
         positions: starting layout (mm); None = the ruleset's standard setup.
         options: named rule options (section 4 readings), see ``tracker.rules.options``.
         table: table size {"length": mm, "width": mm}; None = full size.
+        aggregate: the match is decided on the total of the frames' points (S2 R2(g)(ii));
+            every one of ``best_of`` frames is played. Match-level: set on the first frame.
+        teams: four-handed play (S3 R17): the two players of each side, in the order of
+            ``players`` (the sides' names). Match-level: set on the first frame.
+        order: four-handed: the four players in playing order for this frame, starting with
+            the breaking side (default: each side's first player, then each side's second).
     """
 
     frame: int
@@ -164,23 +174,35 @@ class FrameStart:
     positions: dict[str, Position] | None = None
     options: dict[str, object] = field(default_factory=dict)
     table: dict[str, float] | None = None
+    aggregate: bool = False
+    teams: tuple[tuple[str, str], tuple[str, str]] | None = None
+    order: tuple[str, ...] | None = None
 
 
 class InputKind(StrEnum):
     """Operator inputs between strokes."""
 
     OPTION = "option"
-    """After a foul: ``choice`` = play / play_again / replace (H4)."""
+    """After a foul: ``choice`` = play / play_again / replace (H4), or a game's own choice
+    (ball_anywhere, in_hand, ball_in_hand, spot_balls)."""
     CONCEDE = "concede"
     """The striker concedes the frame (H16)."""
     CLAIM = "claim"
     """The striker claims the frame with only the black left (C45)."""
     AWARD_FRAME = "award_frame"
     """The referee awards the frame to ``player`` (forfeit, S4 R2) (H17)."""
+    AWARD_GAME = "award_game"
+    """The referee awards the game (the match) to ``player`` (S4 R1(a)(vii), R2(b))."""
     LOTS = "lots"
     """Who plays the re-spotted black: ``player`` (H15)."""
     STRIKER = "striker"
     """Correct who is to strike (H14)."""
+    STALEMATE = "stalemate"
+    """The referee declares a stalemate: scores nullified, balls re-racked, the same
+    player opens again (S3 R16, C50)."""
+    TIME = "time"
+    """The referee calls TIME: the end of a game played to a time limit (English billiards
+    S3 R5(a),(b))."""
 
 
 @dataclass(frozen=True)

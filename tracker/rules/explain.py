@@ -10,6 +10,8 @@ _OPTION_WORDS = {
     "replace": "have the balls replaced",
     "ball_anywhere": "place the cue ball anywhere",
     "ball_in_hand": "play with the cue ball in hand",
+    "in_hand": "play from in-hand",
+    "spot_balls": "play from in-hand with the red and the other ball spotted",
 }
 
 
@@ -19,28 +21,11 @@ def explain(res: dict[str, Any]) -> str:
         text = f"Frame {res['frame_start']} ({res['ruleset']}): {res['breaker']} to break."
         return " ".join([text, *res.get("notes", [])])
     if "frame_end" in res:
-        score = " - ".join(f"{p} {s}" for p, s in res["score"].items())
-        text = f"Frame {res['frame_end']} to {res['winner']} ({score}, {res['reason']})."
-        if res.get("match_over"):
-            text += f" GAME AND MATCH, {res['match_winner']}."
-        return text
+        return _frame_end(res)
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
         return " ".join([f"[{res['input']}] {head}.", *res.get("notes", [])])
-    parts: list[str] = [f"Shot {res['shot']} ({res['striker']}):"]
-    if res["foul"]:
-        reasons = "; ".join(f["message"] for f in res["fouls"])
-        opp = next(p for p, v in res["points"].items() if v)
-        parts.append(f"FOUL, {res['penalty']} away. {reasons.capitalize()}.")
-        if res["miss"]:
-            parts.append("FOUL AND A MISS.")
-        parts.append(f"{res['penalty']} to {opp}.")
-    else:
-        pts = sum(res["points"].values())
-        if pts:
-            parts.append(f"{pts} ({' '.join(res['potted'])}), break {res['break']}.")
-        else:
-            parts.append("No score.")
+    parts = [f"Shot {res['shot']} ({res.get('player') or res['striker']}):", *_call(res)]
     for r in res["respots"]:
         where = f" at ({r['position'][0]:.0f}, {r['position'][1]:.0f}) mm" if r["position"] else ""
         how = "put back" if r["how"] == "put_back" else f"re-spotted ({r['how'].replace('_', ' ')})"
@@ -50,17 +35,59 @@ def explain(res: dict[str, Any]) -> str:
     if res["miss_warning"]:
         parts.append("WARNING: a further failure will award the frame to the opponent.")
     parts.extend(n if n.endswith(".") else n + "." for n in res["notes"])
-    if res["frame_over"]:
-        parts.append(f"Frame over: {res['winner']} wins.")
-    else:
-        if res["options"]:
-            opts = ", ".join(_OPTION_WORDS.get(o, o) for o in res["options"])
-            parts.append(f"{res['next_striker']} to play (options: {opts}).")
-        else:
-            parts.append(f"{res['next_striker']} to play.")
-        parts.append(f"Ball on: {res['ball_on']}.")
+    parts.extend(_next(res))
     score = " - ".join(f"{p} {s}" for p, s in res["score"].items())
     parts.append(f"Score: {score}.")
     if res["needs_review"]:
         parts.append("NEEDS REVIEW: " + "; ".join(res["needs_review"]) + ".")
     return " ".join(parts)
+
+
+def _frame_end(res: dict[str, Any]) -> str:
+    score = " - ".join(f"{p} {s}" for p, s in res["score"].items())
+    won = f"to {res['winner']}" if res["winner"] else "drawn"
+    text = f"Frame {res['frame_end']} {won} ({score}, {res['reason']})."
+    if res.get("aggregate"):
+        text += " Aggregate: " + " - ".join(f"{p} {s}" for p, s in res["aggregate"].items()) + "."
+    if res.get("match_over"):
+        text += f" GAME AND MATCH, {res['match_winner']}."
+    return text
+
+
+def _call(res: dict[str, Any]) -> list[str]:
+    """The call itself: foul and penalty, a billiards miss, or the points scored."""
+    if res.get("replay"):
+        out = ["REPLAY: all balls are replaced."]
+        if res["foul"]:
+            out.append(f"FOUL, {res['penalty']} away.")
+        return out
+    if res["foul"]:
+        reasons = "; ".join(f["message"] for f in res["fouls"])
+        opp = next(p for p, v in res["points"].items() if v)
+        out = [f"FOUL, {res['penalty']} away. {reasons.capitalize()}."]
+        if res["miss"]:
+            out.append("FOUL AND A MISS.")
+        return [*out, f"{res['penalty']} to {opp}."]
+    if res["miss"] and res["penalty"]:
+        opp = next(p for p, v in res["points"].items() if v)
+        return [f"MISS, {res['penalty']} to {opp}."]
+    pts = sum(res["points"].values())
+    if not pts:
+        return ["No score."]
+    what = ", ".join(f"{s['what']} {s['points']}" for s in res.get("scoring", [])) \
+        or " ".join(res["potted"])
+    return [f"{pts} ({what}), break {res['break']}."]
+
+
+def _next(res: dict[str, Any]) -> list[str]:
+    """Who plays next and how, or the end of the frame."""
+    if res["frame_over"]:
+        return [f"Frame over: {res['winner']} wins." if res["winner"] else "Frame over, drawn."]
+    if res.get("draw_lots"):
+        return ["Lots are drawn for who plays the re-spotted ball from in-hand."]
+    who = res.get("next_player") or res["next_striker"]
+    hand = " from in-hand" if res.get("cue_in_hand") else ""
+    opts = ""
+    if res["options"]:
+        opts = " (options: " + ", ".join(_OPTION_WORDS.get(o, o) for o in res["options"]) + ")"
+    return [f"{who} to play{hand}{opts}.", f"Ball on: {res['ball_on']}."]

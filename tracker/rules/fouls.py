@@ -103,6 +103,21 @@ _KINDS = [
     FoulKind("foul_before_stroke", "C31", "S3 R10(b)(vi), R14(d)", Group.B,
              "foul before the stroke: the {ball} was moved"),
     FoulKind("slow_play", "H17", "S4 R1", Group.A, "slow play"),
+    # English billiards (002 "The Official Rules of English Billiards", EB; 000 "Snooker - 1
+    # red"): every foul costs 2 points.
+    FoulKind("coup", "EB", "EB S2 R17, S3 R16", Group.A,
+             "the cue ball went into a pocket without touching a ball (a coup)"),
+    FoulKind("in_hand_ball_in_baulk", "EB", "EB S3 R6", Group.A,
+             "played from in-hand directly at the {ball}, a ball in baulk"),
+    FoulKind("in_hand_not_out_of_baulk", "EB", "EB S3 R6", Group.A,
+             "played from in-hand and the cue ball stopped in baulk without touching a ball or "
+             "cushion out of baulk"),
+    FoulKind("hazard_limit", "EB", "EB S3 R10", Group.A,
+             "more consecutive hazards than the limit"),
+    FoulKind("cannon_limit", "EB", "EB S3 R9", Group.A,
+             "more consecutive cannons than the limit"),
+    FoulKind("baulk_line_not_crossed", "000-2.13", "000 Snooker - 1 red 2.13", Group.A,
+             "the cue ball did not cross the baulk line between 80 and 99 of the break"),
 ]
 
 FOULS: dict[str, FoulKind] = {k.code: k for k in _KINDS}

@@ -32,6 +32,22 @@ class RuleOptions:
             (default 0.8).
         operator_may_cancel_auto_miss: the referee is the sole judge (S5 R1(a)); when True
             (default) an operator ``miss: false`` cancels an automatic miss, with a note.
+        amateur_miss_2004: the 2004 amateur miss rule (000): after a third foul and a miss
+            with a full ball available the frame is not awarded; the next player may have the
+            offender play on, play on himself, or play from in-hand (default False: 003).
+        four_snookers: the "four snookers" rule (000 S3 R4(d)*): at the end of a turn with
+            only colours left and the cue ball on the table, a player needing four snookers
+            or more (to draw level) loses the frame; off in the last frame when the frames are
+            level (default False: 003).
+        hazard_limit: English billiards: consecutive hazards (pots and in-offs without a
+            cannon) allowed in a break (15, 002 S3 R11; older editions had 25).
+        cannon_limit: English billiards: consecutive cannons without a hazard (75, S3 R10).
+        game_points: English billiards: the game ends when a player reaches this many points
+            (S2 R1, S3 R5(d)); None (default) = a game to a time limit, ended by a ``time``
+            input.
+        breaker_ball: English billiards: the cue ball of the player who breaks (``white``,
+            default; or the other: ``spot``, ``yellow`` in the 000 set); the other player
+            has the other one (EB S3 R2: the winner of the stringing chooses).
     """
 
     free_ball_value: str = "ball_on"
@@ -44,6 +60,12 @@ class RuleOptions:
     simultaneous_s: float = 0.002
     review_confidence: float = 0.8
     operator_may_cancel_auto_miss: bool = True
+    amateur_miss_2004: bool = False
+    four_snookers: bool = False
+    hazard_limit: int = 15
+    cannon_limit: int = 75
+    game_points: int | None = None
+    breaker_ball: str = "white"
 
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> RuleOptions:
@@ -58,8 +80,28 @@ class RuleOptions:
             )
         if "free_ball_value" in data and data["free_ball_value"] not in ("ball_on", "own"):
             raise ValueError("free_ball_value must be 'ball_on' or 'own'")
+        if "breaker_ball" in data and data["breaker_ball"] not in ("white", "spot", "yellow"):
+            raise ValueError("breaker_ball must be 'white', 'spot' or 'yellow'")
+        for f in fields(cls):
+            if f.name in data and not _type_ok(data[f.name], getattr(cls(), f.name), f.name):
+                raise ValueError(f"rule option {f.name} has the wrong type "
+                                 f"({type(data[f.name]).__name__}: {data[f.name]!r})")
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain dict."""
         return asdict(self)
+
+
+def _type_ok(value: Any, default: Any, name: str) -> bool:
+    """A frame_start option value is of its option's kind (numbers for thresholds, true/false
+    for flags; ``game_points`` a whole number or null)."""
+    if name == "game_points":
+        return value is None or (isinstance(value, int) and not isinstance(value, bool) and value > 0)
+    if isinstance(default, bool):
+        return isinstance(value, bool)
+    if isinstance(default, int):
+        return isinstance(value, int) and not isinstance(value, bool)
+    if isinstance(default, float):
+        return isinstance(value, int | float) and not isinstance(value, bool)
+    return isinstance(value, type(default))

@@ -1,7 +1,8 @@
 """The rulesets the referee knows, by name.
 
 A new game is a small addition: write its rules class (``new_frame``, ``decide``,
-``apply_input``, ``points_remaining``, ``with_options``) and register a factory here.
+``apply_input``, ``points_remaining``, ``with_options``, ``balls``, ``OPTIONS``) and register
+a factory here.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from typing import Any, Protocol
 
 from calibration.table import TableGeometry
 from tracker.records.shot import OperatorInput, Shot
+from tracker.rules.ballset import BallSet
 from tracker.rules.options import RuleOptions
 from tracker.rules.state import Decision, FrameState, Position
 
@@ -19,6 +21,15 @@ class Ruleset(Protocol):
     """What the match driver needs from a game's rules."""
 
     name: str
+    #: The rule options (``RuleOptions`` names) this game reads.
+    OPTIONS: frozenset[str]
+
+    @property
+    def balls(self) -> BallSet:
+        """The balls of the game: ids, values, and what each looks like to a camera."""
+        ...
+
+    def setup_positions(self) -> dict[str, Position]: ...
 
     def new_frame(self, players: tuple[str, str], breaker: int = 0,
                   positions: dict[str, Position] | None = None, frame: int = 1) -> FrameState: ...
@@ -55,7 +66,21 @@ def _snookerpool(n_solids: int) -> Callable[[], Ruleset]:
         from tracker.rules.snookerpool import SnookerpoolRules
 
         name = "snookerpool" if n_solids == 8 else f"snookerpool-{n_solids}-solids"
-        return SnookerpoolRules(name=name, n_solids=n_solids)
+        return SnookerpoolRules(name=name, n_reds=n_solids)
+
+    return make
+
+
+def _billiards(name: str, second: str, variant_000: bool) -> Callable[[], Ruleset]:
+    def make() -> Ruleset:
+        from tracker.rules.billiards import EnglishBilliardsRules
+
+        # 000 "Snooker - 1 red": a miss is a foul, touching balls spotted only by agreement,
+        # the baulk line crossed between 80 and 99 (D37, D38).
+        return EnglishBilliardsRules(name=name, second_ball=second, miss_is_foul=variant_000,
+                                     touching_by_agreement=variant_000, baulk_crossing=variant_000,
+                                     fouls_rule="000 Snooker - 1 red 2.11" if variant_000
+                                     else "EB S3 R14")
 
     return make
 
@@ -67,6 +92,8 @@ RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snookerpool": _snookerpool(8),
     "snookerpool-6-solids": _snookerpool(6),
     "snookerpool-3-solids": _snookerpool(3),
+    "english-billiards": _billiards("english-billiards", "spot", False),
+    "snooker-1-red": _billiards("snooker-1-red", "yellow", True),
 }
 
 
@@ -81,4 +108,8 @@ def get_ruleset(name: str, options: dict[str, Any] | None = None,
         raise ValueError(f"unknown ruleset {name!r}; known: {', '.join(sorted(RULESETS))}")
     rules = RULESETS[name]()
     opts = RuleOptions.from_dict(options)
+    foreign = sorted(set(options or {}) - rules.OPTIONS)
+    if foreign:
+        raise ValueError(f"rule option(s) {', '.join(foreign)} do not apply to {name}; it reads: "
+                         f"{', '.join(sorted(rules.OPTIONS))}")
     return rules.with_options(opts, table)

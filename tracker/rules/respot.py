@@ -1,7 +1,7 @@
 """Re-spotting colours (S3 R7, C35) with the positions the referee should use.
 
-Order ([interpretation] D21): colours whose own spot is free go first; the rest in
-descending value. Each remaining colour goes on the highest-value free spot; if every spot is
+Order ([interpretation] D21, option ``own_spots_first``): colours whose own spot is free go
+first; the rest in descending value. With the option off, every colour in descending value. Each remaining colour goes on the highest-value free spot; if every spot is
 occupied, at the nearest free point to its own spot on the line from the spot toward the top
 cushion (R7(f)); failing that, on the centre line below its spot (R7(g), pink and black; used
 for the others only as an edge-case fallback, D22). A placed ball never touches another (R7(h)).
@@ -34,6 +34,7 @@ def respot_positions(
     ball_diameter: float,
     table_length: float,
     up_first: Callable[[str], bool] = lambda b: True,
+    own_first: bool = True,
 ) -> list[Respot]:
     """Where each ball in ``balls`` is re-spotted.
 
@@ -48,6 +49,10 @@ def respot_positions(
         ball_diameter: 2R, mm.
         table_length: for the upward search limit, mm.
         up_first: whether the ball searches toward the top cushion first (always in snooker).
+        own_first: D21: colours whose own spot is free go there first, the rest after in
+            descending value (default). False: the letter of R7(e): every colour in descending
+            value, each on its own spot if free, else the highest free spot (a higher colour
+            may then take a lower colour's free spot).
 
     Returns:
         one :class:`Respot` per ball, in placement order.
@@ -56,7 +61,7 @@ def respot_positions(
         return [Respot(b, spots[b], "own_spot_assumed") for b in balls]
     taken: list[Position] = [p for k, p in occupied.items() if k not in balls]
     out: list[Respot] = []
-    own_free = [b for b in balls if _free(spots[b], taken, ball_diameter)]
+    own_free = [b for b in balls if _free(spots[b], taken, ball_diameter)] if own_first else []
     rest = sorted((b for b in balls if b not in own_free), key=value, reverse=True)
     for b in sorted(own_free, key=value, reverse=True):
         # Own spots are far apart, but check again in case two balls share a spot (variants).
@@ -66,8 +71,8 @@ def respot_positions(
         else:
             rest.append(b)
     for b in rest:
-        placed = None
-        for s in spot_priority:
+        placed = Respot(b, spots[b], "own_spot") if _free(spots[b], taken, ball_diameter) else None
+        for s in spot_priority if placed is None else ():
             if _free(spots[s], taken, ball_diameter):
                 placed = Respot(b, spots[s], "highest_spot" if s != b else "own_spot")
                 break

@@ -26,6 +26,8 @@ class Phase(StrEnum):
     """Tie-break: the black re-spotted, the next score or foul ends the frame."""
     OVER = "over"
     """The frame has ended."""
+    OPEN = "open"
+    """No ball on: any ball may be hit first (English billiards)."""
 
 
 @dataclass(frozen=True)
@@ -69,16 +71,41 @@ class PendingFoul:
     """A foul whose options are still open to the incoming player.
 
     Attributes:
-        offender: index of the player who fouled.
-        options: the choices open (``play``, ``play_again``, ``replace``, ``ball_in_hand``).
+        offender: index of the player (side) who fouled.
+        options: the choices open (``play``, ``play_again``, ``replace``, ``ball_in_hand``,
+            ``ball_anywhere``, ``in_hand``, ``spot_balls``).
         snapshot: the table before the foul stroke, for ``replace``.
         free_ball: the incoming player has a free ball if he plays.
+        offender_turn: the offender's place in the four-handed order (``FrameState.order``).
     """
 
     offender: int
     options: tuple[str, ...]
     snapshot: Snapshot | None
     free_ball: bool
+    offender_turn: int = 0
+
+
+@dataclass(frozen=True)
+class MatchContext:
+    """What a frame needs to know about the match it belongs to (set by ``Match``).
+
+    Attributes:
+        aggregate: the match is decided on aggregate points (S3 R4(c), S2 R1(b), S4 R5(b)).
+        last_frame: this frame is the last one the match can have (aggregate: the last of
+            ``best_of``; frames: the deciding frame).
+        carried: aggregate points of each side from the frames before this one.
+        frames_level: the frames won are level (the "four snookers" rule is off in the last
+            frame when the frame score is level, 000 S3 R4(d)*(ii)).
+        rotation_breaker: who should have broken this frame by the rotation (S3 R3(d)(iii):
+            after a stalemate the correct side restarts); None = the breaker.
+    """
+
+    aggregate: bool = False
+    last_frame: bool = False
+    carried: tuple[int, int] = (0, 0)
+    frames_level: bool = False
+    rotation_breaker: int | None = None
 
 
 @dataclass(frozen=True)
@@ -111,6 +138,17 @@ class FrameState:
         options: rule options in force (see ``tracker.rules.options``).
         frame: frame number in the match.
         last_respots: balls the referee placed after the last stroke (checked at the next, C36).
+        order: four-handed play (S3 R17): the four players in playing order, alternating
+            sides (``order[k]`` plays for side ``k % 2`` counted from the breaking side);
+            empty for singles.
+        turn: place in ``order`` of the player to strike next (four-handed).
+        context: the match around the frame (aggregate scoring, last frame).
+        awaiting_lots: the scores are level with only the black left: the black is
+            re-spotted and lots decide who plays (S3 R4(b)); no striker until ``lots``.
+        game: ruleset-specific state (English billiards: whose ball is where, break counts).
+        in_hand_area: where the cue ball in hand may be placed: ``D`` (snooker, billiards),
+            ``kitchen`` (Snookerpool break and tie-break) or ``table`` (anywhere: after a
+            Snookerpool foul, the annex's ``ball_anywhere``).
     """
 
     ruleset: str
@@ -133,15 +171,44 @@ class FrameState:
     frame_over: bool = False
     winner: int | None = None
     end_reason: str | None = None
-    last_colour_scored: tuple[str, int, int] | None = None
+    last_colour_scored: tuple[str, int, int, bool] | None = None
     options: dict[str, Any] = field(default_factory=dict)
     frame: int = 1
     last_respots: tuple[str, ...] = ()
+    order: tuple[str, ...] = ()
+    turn: int = 0
+    context: MatchContext = field(default_factory=MatchContext)
+    awaiting_lots: bool = False
+    game: Any = None
+    in_hand_area: str = "D"
 
     @property
     def opponent(self) -> int:
         """Index of the player not striking."""
         return 1 - self.striker
+
+    @property
+    def player(self) -> str:
+        """The person to strike next: the side's name in singles, the player in four-handed."""
+        return self.order[self.turn] if self.order else self.players[self.striker]
+
+    def side_of(self, person: str) -> int | None:
+        """The side (0/1) a player or side name belongs to, or None."""
+        if person in self.players:
+            return self.players.index(person)
+        if person in self.order:
+            first_side = self.breaker_side_of_order()
+            return (self.order.index(person) + first_side) % 2
+        return None
+
+    def breaker_side_of_order(self) -> int:
+        """The side of ``order[0]`` (the side that broke)."""
+        return self.breaker
+
+    def pass_turn(self) -> tuple[int, int]:
+        """(striker, turn) after the turn passes to the other side (and the next player)."""
+        turn = (self.turn + 1) % len(self.order) if self.order else 0
+        return 1 - self.striker, turn
 
 
 @dataclass(frozen=True)
@@ -198,7 +265,16 @@ class Respot:
 
 @dataclass(frozen=True)
 class Decision:
-    """The referee's call on one stroke (or on an operator input that ends the frame)."""
+    """The referee's call on one stroke (or on an operator input that ends the frame).
+
+    ``striker`` / ``next_striker`` name sides (the players in singles); ``player`` /
+    ``next_player`` the person (the same in singles, a member of the side in four-handed).
+    ``cue_in_hand``: the next stroke is played from in-hand (the D in snooker and billiards;
+    the kitchen at a Snookerpool tie-break, anywhere after a Snookerpool foul).
+    ``draw_lots``: the black is re-spotted and lots decide who plays (no next striker).
+    ``replay``: the stroke is void and replayed with every ball put back (S3 R9(b)).
+    ``scoring``: what scored, for games that score by kind of stroke (English billiards).
+    """
 
     shot: int | None
     striker: str
@@ -229,12 +305,19 @@ class Decision:
     notes: tuple[str, ...] = ()
     end_reason: str | None = None
     effective_snookering: tuple[str, ...] = ()
+    cue_in_hand: bool = False
+    draw_lots: bool = False
+    replay: bool = False
+    player: str | None = None
+    next_player: str | None = None
+    scoring: tuple[tuple[str, int], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form (the ``referee`` command's output line)."""
         return {
             "shot": self.shot,
             "striker": self.striker,
+            "player": self.player,
             "foul": self.foul,
             "fouls": [f.to_dict() for f in self.fouls],
             "penalty": self.penalty,
@@ -245,12 +328,16 @@ class Decision:
             "nominated": self.nominated,
             "free_ball_nominated": self.free_ball_nominated,
             "next_striker": self.next_striker,
+            "next_player": self.next_player,
+            "cue_in_hand": self.cue_in_hand,
+            "draw_lots": self.draw_lots,
             "ball_on": self.ball_on,
             "free_ball": self.free_ball,
             "effective_snookering": list(self.effective_snookering),
             "miss": self.miss,
             "miss_count": self.miss_count,
             "miss_warning": self.miss_warning,
+            "replay": self.replay,
             "options": list(self.options),
             "replace_positions": (
                 {k: [round(v[0], 2), round(v[1], 2)] for k, v in self.replace_positions.items()}
@@ -258,6 +345,7 @@ class Decision:
                 else None
             ),
             "respots": [r.to_dict() for r in self.respots],
+            "scoring": [{"what": w, "points": p} for w, p in self.scoring],
             "touching": list(self.touching),
             "points_remaining": self.points_remaining,
             "snookers_required": dict(self.snookers_required),

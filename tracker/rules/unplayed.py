@@ -1,0 +1,185 @@
+"""Records whose stroke does not stand, for the snooker-like referees (mixed into
+``SnookerRules``): not a stroke (H20), a record with no strike (a foul before the stroke,
+R11(a), C31; balls moved between strokes, R9(a), R15; a touching ball's state changed, R8(g)),
+and the stroke replayed with every ball put back after the referee's ruling on a ball that fell
+from the lip (R9(b)).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from tracker.records.shot import EventType, Shot
+from tracker.rules import geometry as G
+from tracker.rules.fouls import FOULS
+from tracker.rules.outcome import Outcome, build_decision
+from tracker.rules.state import Decision, Foul, FrameState, MissState, PendingFoul, Position, Respot
+
+if TYPE_CHECKING:  # pragma: no cover
+    from tracker.rules.snooker import _Stroke
+
+
+def _objects(pos: dict[str, Position]) -> dict[str, Position]:
+    return {k: v for k, v in pos.items() if k != "white"}
+
+
+def _merged(respots: tuple[Respot, ...], later: tuple[Respot, ...]) -> tuple[Respot, ...]:
+    """``respots`` with the balls placed again in ``later`` (the tie-break black) replaced."""
+    again = {r.ball for r in later}
+    return tuple(r for r in respots if r.ball not in again) + later
+
+
+class UnplayedRules:
+    """The part of the snooker referee for strokes that do not stand (needs ``SnookerRules``)."""
+
+    balls: Any
+    table: Any
+    options: Any
+    foul_options: tuple[str, ...]
+    in_hand_after_foul: str | None
+
+    # ------------------------------------------------------------------ records with no stroke
+    def _unchanged(self, st: FrameState, shot: Shot, respots: tuple[Respot, ...], notes: list[str],
+                   review: list[str], positions: dict[str, Position] | None = None
+                   ) -> tuple[Decision, FrameState]:
+        """A record that changes nothing but where some balls are (not a stroke, H20; balls
+        put back between strokes)."""
+        nxt = st if positions is None else replace(st, positions=positions)
+        out = Outcome(respots=respots, notes=tuple(notes), review=tuple(review))
+        return build_decision(self, st, shot.shot, out, nxt), nxt
+
+    def _before_stroke(self, s: _Stroke) -> tuple[Decision, FrameState]:
+        """A record with no strike: a foul before the stroke (R11(a), C31), or balls that
+        moved between strokes (C41, R15, C40)."""
+        fouls = self._fouls_before_stroke(s)
+        put_back = [e.ball for e in s.shot.events if e.type in (EventType.LIP_DROP, EventType.DISTURBED)
+                    and not (e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"))]
+        s.notes.extend(f"the {b} moved between strokes: put back, no penalty (R9(a), R15)"
+                       for b in put_back)
+        respots = self._respot([], None, put_back, s.pre)
+        if not fouls:
+            s.notes.append("no stroke was made")
+            return self._put_back_between_strokes(s, respots)
+        return self._foul_before_stroke(s, fouls, respots)
+
+    def _put_back_between_strokes(self, s: _Stroke, respots: tuple[Respot, ...]
+                                  ) -> tuple[Decision, FrameState]:
+        """C40 / R8(g): a ball that started or stopped touching the cue ball before the stroke
+        is put back, with the cue ball, where the referee examined them."""
+        st = s.st
+        moved = self._touching_changed_balls(s)
+        if not moved or st.positions is None:
+            return self._unchanged(st, s.shot, respots, s.notes, s.review)
+        extra = tuple(Respot(b, st.positions.get(b), "put_back") for b in moved)
+        positions = dict(s.shot.positions_before or st.positions)
+        positions.update({r.ball: r.position for r in extra if r.position})
+        s.notes.append("the touching state changed before the stroke: the balls are put back "
+                       "where the referee examined them (R8(g))")
+        return self._unchanged(st, s.shot, respots + extra, s.notes, s.review, positions)
+
+    def _touching_changed_balls(self, s: _Stroke) -> list[str]:
+        was = self._examined_touching(s.st)
+        cue = self.balls.cue
+        before = s.shot.positions_before
+        if was is None or before is None or cue not in before:
+            return []
+        now = set(G.touching_balls(before[cue], _objects(before), self.table,
+                                   self.options.touching_gap_mm))
+        changed = sorted(now ^ was)
+        return [cue, *changed] if changed else []
+
+    def _fouls_before_stroke(self, s: _Stroke) -> list[Foul]:
+        out = []
+        k = FOULS["foul_before_stroke"]
+        for e in s.shot.events:
+            if e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"):
+                pen = self._penalty_of(k, s.ctx.v_on, (self.balls.value(e.ball),))
+                out.append(Foul(k.code, self._rule_of(k), k.digest, k.message.format(ball=e.ball),
+                                pen, (e.ball,)))
+        for f in s.shot.operator.fouls:
+            k = FOULS[f.code]
+            pen = self._penalty_of(k, s.ctx.v_on, (self.balls.value(f.ball),) if f.ball else ())
+            out.append(Foul(k.code, self._rule_of(k), k.digest,
+                            k.message.format(ball=f.ball or "ball", balls=f.ball or ""), pen,
+                            (f.ball,) if f.ball else ()))
+        return out
+
+    def _foul_before_stroke(self, s: _Stroke, fouls: list[Foul], respots: tuple[Respot, ...]
+                            ) -> tuple[Decision, FrameState]:
+        """R11(a): the turn ends at once; after a replacement no miss, the ball on and the
+        warnings stay (R14(d), C31)."""
+        st = s.st
+        if s.ctx.v_on is None:
+            s.review.append("foul before a colour was nominated: 7 (R10(d)(vi))")
+        pen = max(f.penalty for f in fouls)
+        scores = list(st.scores)
+        scores[1 - st.striker] += pen
+        if st.replaced:
+            phase, seq = st.phase, st.seq_colour
+            s.notes.append("foul before striking after a replacement: no miss, the ball on stays as "
+                           "before; warnings stay in force (R14(d))")
+            options, miss_state = (*self.foul_options, "replace"), st.miss
+        else:
+            phase, seq = self.start_of_turn(st.on_table)
+            options, miss_state = self.foul_options, MissState()
+        striker, turn = st.pass_turn()
+        nxt = replace(st, scores=(scores[0], scores[1]), break_points=0, phase=phase, seq_colour=seq,
+                      last_red_colour=st.last_red_colour if st.replaced else False, striker=striker,
+                      turn=turn, free_ball=False, miss=miss_state, replaced=False,
+                      last_colour_scored=None)
+        fb, eff = self._free_ball_test(nxt, s.notes)
+        nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, self._snapshot(s),
+                                                             fb, st.turn))
+        nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
+        out = Outcome(fouls=tuple(fouls), penalty=pen, points={1 - st.striker: pen},
+                      respots=_merged(respots, end_respots),
+                      options=() if nxt.awaiting_lots else options,
+                      free_ball=fb and not nxt.awaiting_lots, effective=eff,
+                      nominated=s.ctx.nominated, free_ball_nominated=s.ctx.fb, break_points=0,
+                      notes=(*s.notes, *end_notes), review=tuple(s.review))
+        return build_decision(self, st, s.shot.shot, out, nxt), nxt
+
+    # ------------------------------------------------------------------ R9(b)
+    def _replay_lip_ruling(self, s: _Stroke) -> tuple[Decision, FrameState]:
+        """R9(b): the referee rules that a ball which fell from the lip would have been hit by
+        a ball in the stroke. Every ball goes back where it was; with no foul the same striker
+        plays again, with a foul the penalty stands and the next player has the usual options
+        (no miss: the stroke is void)."""
+        st, ball = s.st, s.shot.operator.lip_would_be_hit
+        if not any(e.type == EventType.LIP_DROP and e.ball == ball for e in s.shot.events):
+            s.review.append(f"the referee ruled on the {ball}, but no lip_drop of it is recorded")
+        s.notes.append(f"the {ball} fell from the lip and would have been hit: all balls are "
+                       "replaced (R9(b))")
+        positions = dict(s.pre) if s.pre is not None else st.positions
+        base = replace(st, positions=positions, pending=None, shots=st.shots + 1,
+                       last_respots=(), awaiting_lots=False)
+        if not s.fouls:
+            s.notes.append(f"no foul: {st.player} plays again, the same stroke or another "
+                           "(R9(b)(i))")
+            out = Outcome(replay=True, replace_positions=s.pre, nominated=s.ctx.nominated,
+                          free_ball_nominated=s.ctx.fb, notes=tuple(s.notes), review=tuple(s.review))
+            return build_decision(self, st, s.shot.shot, out, base), base
+        return self._replayed_foul(s, base)
+
+    def _replayed_foul(self, s: _Stroke, base: FrameState) -> tuple[Decision, FrameState]:
+        """R9(b)(ii): the penalty, the balls replaced, the usual options after a foul."""
+        st = s.st
+        pen = self._penalty(s)
+        scores = list(st.scores)
+        scores[1 - st.striker] += pen
+        striker, turn = st.pass_turn()
+        phase, seq = self._next_turn_phase(st, st.on_table)
+        nxt = replace(base, scores=(scores[0], scores[1]), break_points=0, striker=striker, turn=turn,
+                      phase=phase, seq_colour=seq, last_red_colour=False, free_ball=False,
+                      miss=MissState(), replaced=False, last_colour_scored=None,
+                      cue_in_hand=st.cue_in_hand or self.in_hand_after_foul is not None)
+        fb, eff = self._free_ball_test(nxt, s.notes)
+        options = self.foul_options
+        nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, None, fb, st.turn))
+        s.notes.append("foul in the stroke: the penalty stands, no miss (R9(b)(ii))")
+        out = Outcome(fouls=tuple(s.fouls), penalty=pen, points={1 - st.striker: pen}, options=options,
+                      free_ball=fb, effective=eff, replace_positions=s.pre, replay=True,
+                      nominated=s.ctx.nominated, free_ball_nominated=s.ctx.fb, break_points=0,
+                      notes=tuple(s.notes), review=tuple(s.review))
+        return build_decision(self, st, s.shot.shot, out, nxt), nxt
