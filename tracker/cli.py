@@ -178,6 +178,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_process(args: argparse.Namespace) -> int:
     """Referee a video end to end."""
     from calibration.profile import Calibration, CalibrationError
+    from tracker.outputs.store import StoreError
     from tracker.pipeline import VideoError, inputs_from_log, process_video, spoken_from_log
     from tracker.records.parse import RecordError as _RecordError
 
@@ -188,10 +189,11 @@ def cmd_process(args: argparse.Namespace) -> int:
         spoken = spoken_from_log(args.inputs) if args.inputs else None
         table = _table_from_args(args.table_size, args.ball_diameter) if args.table_size else None
         players = tuple(args.players) if args.players else ("A", "B")
+        listeners = _process_listeners(args, src)
         res = process_video(src, args.out, calibration=cal, players=players, table=table,
                             progress=not args.quiet, on_call=print, inputs=inputs,
-                            max_frames=args.max_frames, spoken=spoken)
-    except (VideoError, CalibrationError, _RecordError, ValueError) as exc:
+                            max_frames=args.max_frames, spoken=spoken, listeners=listeners)
+    except (VideoError, CalibrationError, _RecordError, ValueError, StoreError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
     summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
@@ -202,6 +204,39 @@ def cmd_process(args: argparse.Namespace) -> int:
             summary["warning"] = res.end.message
             print(f"snooker-tracker process: warning: {res.end.message}", file=sys.stderr)
     print(json.dumps(summary))
+    return 0
+
+
+def _process_listeners(args: argparse.Namespace, src: str) -> list:
+    """The outputs ``process`` adds to the JSONL files: the match store (unless
+    ``--no-store``), and what its options ask for."""
+    from tracker.outputs.store import STORE_NAME, StoreWriter
+
+    listeners: list = []
+    if not args.no_store and args.out:
+        listeners.append(StoreWriter(Path(args.out) / STORE_NAME, str(src)))
+    return listeners
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """A match store (or a run's output folder) as JSON or CSV."""
+    from tracker.outputs.store import STORE_NAME, MatchStore, StoreError, export_csv, export_json
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        store = MatchStore(path, readonly=True)
+        text = (json.dumps(export_json(store, args.run), indent=1) + "\n" if args.format == "json"
+                else export_csv(store, args.run))
+    except StoreError as exc:
+        print(f"snooker-tracker export: {exc}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(json.dumps({"export": args.out, "format": args.format}))
+    else:
+        sys.stdout.write(text)
     return 0
 
 
@@ -332,7 +367,15 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--ball-diameter", type=float, default=52.5)
     pr.add_argument("--max-frames", type=int, help="stop after this many frames")
     pr.add_argument("--quiet", action="store_true", help="no progress bar")
+    pr.add_argument("--no-store", action="store_true",
+                    help="do not write the match store (OUT/match.sqlite)")
     pr.set_defaults(func=cmd_process)
+    ex = sub.add_parser("export", help="a match store as JSON or CSV (one row per stroke)")
+    ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
+    ex.add_argument("--format", choices=("json", "csv"), default="json")
+    ex.add_argument("--run", type=int, help="run id (default: the latest run)")
+    ex.add_argument("--out", help="file to write (default: standard output)")
+    ex.set_defaults(func=cmd_export)
     cb = sub.add_parser("checkerboard", help="lens calibration from checkerboard pictures")
     cb.add_argument("images", nargs="+", help="pictures of the board in different poses")
     cb.add_argument("--inner", default="9x6", help="inner corners COLUMNSxROWS (default 9x6)")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.words import potted_words, say
+
 _OPTION_WORDS = {
     "play": "play",
     "play_again": "ask the offender to play again",
@@ -17,7 +19,7 @@ def explain(res: dict[str, Any]) -> str:
     """One output line (decision, input result, frame start/end) in a referee's words."""
     if "frame_start" in res:
         text = f"Frame {res['frame_start']} ({res['ruleset']}): {res['breaker']} to break."
-        return " ".join([text, *res.get("notes", [])])
+        return say(" ".join([text, *res.get("notes", [])]))
     if "frame_end" in res:
         score = " - ".join(f"{p} {s}" for p, s in res["score"].items())
         text = f"Frame {res['frame_end']} to {res['winner']} ({score}, {res['reason']})."
@@ -26,7 +28,7 @@ def explain(res: dict[str, Any]) -> str:
         return text
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
-        return " ".join([f"[{res['input']}] {head}.", *res.get("notes", [])])
+        return say(" ".join([f"[{res['input']}] {head}.", *res.get("notes", [])]))
     parts: list[str] = [f"Shot {res['shot']} ({res['striker']}):"]
     if res["foul"]:
         reasons = "; ".join(f["message"] for f in res["fouls"])
@@ -38,7 +40,7 @@ def explain(res: dict[str, Any]) -> str:
     else:
         pts = sum(res["points"].values())
         if pts:
-            parts.append(f"{pts} ({' '.join(res['potted'])}), break {res['break']}.")
+            parts.append(f"{pts} ({potted_words(res['potted'])}), break {res['break']}.")
         else:
             parts.append("No score.")
     for r in res["respots"]:
@@ -63,4 +65,4 @@ def explain(res: dict[str, Any]) -> str:
     parts.append(f"Score: {score}.")
     if res["needs_review"]:
         parts.append("NEEDS REVIEW: " + "; ".join(res["needs_review"]) + ".")
-    return " ".join(parts)
+    return say(" ".join(parts))

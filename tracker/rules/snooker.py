@@ -32,6 +32,7 @@ from tracker.rules.state import (
     Respot,
     Snapshot,
 )
+from tracker.words import balls_words
 
 #: Spots from the highest value to the lowest (R7(d)).
 SPOT_PRIORITY = ("black", "pink", "blue", "brown", "green", "yellow")
@@ -635,11 +636,14 @@ class SnookerRules:
                     and e.t >= strike_t - 1e-9]
         if contacts:
             if contacts[0].confidence < self.options.review_confidence:
-                review.append(f"first contact uncertain (confidence {contacts[0].confidence:.2f})")
+                review.append("the camera is not sure which ball the cue ball hit first "
+                              f"(confidence {contacts[0].confidence:.2f}): check the first contact")
             if len(contacts) > 1 and contacts[1].t - contacts[0].t <= 5 * self.options.simultaneous_s \
                     and len(group) == 1:
-                review.append("first contacts within "
-                              f"{(contacts[1].t - contacts[0].t) * 1000:.1f} ms: check simultaneous hit")
+                hit = [next((x for x in c.balls if x != B.WHITE), c.ball) for c in contacts[:2]]
+                review.append(f"the cue ball seemed to hit {balls_words(hit)} at the "
+                              f"same moment ({(contacts[1].t - contacts[0].t) * 1000:.1f} ms apart): "
+                              "check which it hit first")
         return group, (contacts[0].t if contacts else None), False
 
     def _first_ok(self, first: set[str], ctx: _Ctx) -> bool:
