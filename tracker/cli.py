@@ -215,6 +215,10 @@ def _process_listeners(args: argparse.Namespace, src: str) -> list:
     listeners: list = []
     if not args.no_store and args.out:
         listeners.append(StoreWriter(Path(args.out) / STORE_NAME, str(src)))
+    if args.overlay:
+        from tracker.outputs.overlay import OverlayWriter
+
+        listeners.append(OverlayWriter(args.overlay))
     return listeners
 
 
@@ -369,6 +373,8 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--quiet", action="store_true", help="no progress bar")
     pr.add_argument("--no-store", action="store_true",
                     help="do not write the match store (OUT/match.sqlite)")
+    pr.add_argument("--overlay", metavar="FILE",
+                    help="write a video with the calls drawn on it (H.264 MP4)")
     pr.set_defaults(func=cmd_process)
     ex = sub.add_parser("export", help="a match store as JSON or CSV (one row per stroke)")
     ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
