@@ -190,10 +190,12 @@ def cmd_process(args: argparse.Namespace) -> int:
         table = _table_from_args(args.table_size, args.ball_diameter) if args.table_size else None
         players = tuple(args.players) if args.players else ("A", "B")
         listeners = _process_listeners(args, src)
+        server = _start_server(args) if args.serve is not None else None
         res = process_video(src, args.out, calibration=cal, players=players, table=table,
-                            progress=not args.quiet, on_call=print, inputs=inputs,
-                            max_frames=args.max_frames, spoken=spoken, listeners=listeners)
-    except (VideoError, CalibrationError, _RecordError, ValueError, StoreError) as exc:
+                            progress=not args.quiet, on_call=lambda s: print(s, flush=True),
+                            inputs=inputs, max_frames=args.max_frames, spoken=spoken,
+                            listeners=listeners)
+    except (VideoError, CalibrationError, _RecordError, ValueError, StoreError, OSError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
     summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
@@ -203,7 +205,14 @@ def cmd_process(args: argparse.Namespace) -> int:
         if not res.end.clean:
             summary["warning"] = res.end.message
             print(f"snooker-tracker process: warning: {res.end.message}", file=sys.stderr)
-    print(json.dumps(summary))
+    print(json.dumps(summary), flush=True)
+    if server is not None:
+        print("processing done; the pages stay up until Ctrl-C", flush=True)
+        try:
+            while server.thread.is_alive():
+                server.thread.join(0.5)
+        except KeyboardInterrupt:
+            server.stop()
     return 0
 
 
@@ -219,7 +228,63 @@ def _process_listeners(args: argparse.Namespace, src: str) -> list:
         from tracker.outputs.overlay import OverlayWriter
 
         listeners.append(OverlayWriter(args.overlay))
+    if args.serve is not None or args.review_frames:
+        from tracker.server.live import ConsoleBridge, ReviewFrames
+
+        listeners.append(ReviewFrames(Path(args.out) / "review"))
+        if args.serve is not None:
+            if not listeners or not isinstance(listeners[0], StoreWriter):
+                raise ValueError("--serve needs the match store: leave out --no-store")
+            listeners.append(ConsoleBridge(listeners[0]))
+    if args.realtime:
+        from tracker.server.live import RealTimePacer
+
+        listeners.append(RealTimePacer(args.realtime))
     return listeners
+
+
+def _start_server(args: argparse.Namespace):
+    """``process --serve``: the live server on a thread, its addresses and token printed."""
+    from tracker.outputs.store import STORE_NAME
+    from tracker.server.app import BackgroundServer, new_token, parse_host_port
+
+    host, port = parse_host_port(args.serve)
+    token = args.token or new_token()
+    server = BackgroundServer(Path(args.out) / STORE_NAME, host, port, token,
+                              Path(args.out) / "review")
+    _print_urls(host, port, token)
+    return server
+
+
+def _print_urls(host: str, port: int, token: str) -> None:
+    base = f"http://{host}:{port}"
+    print(f"live: scoreboard {base}/  overlay {base}/overlay  console {base}/console#token={token}",
+          flush=True)
+    print(f"console token: {token}", flush=True)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the live pages over a match store (another program processes the video)."""
+    from tracker.outputs.store import STORE_NAME, MatchStore, StoreError
+    from tracker.server.app import new_token, parse_host_port, serve_forever
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        host, port = parse_host_port(args.listen)
+        if path.exists():
+            MatchStore(path, readonly=True).close()
+    except (ValueError, StoreError) as exc:
+        print(f"snooker-tracker serve: {exc}", file=sys.stderr)
+        return 2
+    if not path.exists():
+        print(f"snooker-tracker serve: {path} does not exist yet: the pages wait for a run to "
+              "write it", file=sys.stderr)
+    token = args.token or new_token()
+    _print_urls(host, port, token)
+    serve_forever(path, host, port, token, args.review or path.parent / "review")
+    return 0
 
 
 def cmd_export(args: argparse.Namespace) -> int:
@@ -375,7 +440,23 @@ def build_parser() -> argparse.ArgumentParser:
                     help="do not write the match store (OUT/match.sqlite)")
     pr.add_argument("--overlay", metavar="FILE",
                     help="write a video with the calls drawn on it (H.264 MP4)")
+    pr.add_argument("--serve", nargs="?", const="127.0.0.1:8765", metavar="HOST:PORT",
+                    help="serve the live scoreboard, overlay, referee console and review pages "
+                         "while processing (default 127.0.0.1:8765)")
+    pr.add_argument("--token", help="the console's token (default: a new one, printed)")
+    pr.add_argument("--realtime", nargs="?", type=float, const=1.0, metavar="SPEED",
+                    help="process a file no faster than its own clock (times SPEED): a live "
+                         "match's pace, for the console")
+    pr.add_argument("--review-frames", action="store_true",
+                    help="save review pictures per stroke in OUT/review (on with --serve)")
     pr.set_defaults(func=cmd_process)
+    sv = sub.add_parser("serve", help="live scoreboard, overlay, console and review pages over "
+                                      "a match store")
+    sv.add_argument("--store", required=True, help="match.sqlite, or the output folder of `process`")
+    sv.add_argument("--listen", default="127.0.0.1:8765", metavar="HOST:PORT")
+    sv.add_argument("--token", help="the console's token (default: a new one, printed)")
+    sv.add_argument("--review", help="folder of review pictures (default: review/ beside the store)")
+    sv.set_defaults(func=cmd_serve)
     ex = sub.add_parser("export", help="a match store as JSON or CSV (one row per stroke)")
     ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
     ex.add_argument("--format", choices=("json", "csv"), default="json")

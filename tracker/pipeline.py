@@ -135,6 +135,17 @@ class Judgement(dict):
     :data:`JUDGEMENT_FIELDS` (``operator`` an :class:`OperatorJudgement`)."""
 
 
+def _merge_operator(said: Judgement, old: Any) -> Judgement:
+    """A judgement whose ``operator`` part adds to ``old`` (an OperatorJudgement): a new miss
+    judgement replaces the old one, fouls add up."""
+    new = said.get("operator")
+    if new is None or old is None:
+        return said
+    return Judgement({**said, "operator": replace(
+        old, miss=old.miss if new.miss is None else new.miss, fouls=(*old.fouls, *new.fouls),
+        not_a_stroke=old.not_a_stroke or new.not_a_stroke)})
+
+
 def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
     """Drop what the referee's state contradicts (a ball it knows is off the table), with a
     review note, instead of stopping the match."""
@@ -347,9 +358,10 @@ class RefereeRun:
         if bad:
             ok, msg, calls = False, f"not a judgement: {', '.join(bad)}", []
         elif when == "amend":
-            ok, msg, calls = self.amend(said)
+            last = self.result.shots[-1].operator if self.result.shots else None
+            ok, msg, calls = self.amend(_merge_operator(said, last))
         else:
-            self.said_next.update(said)
+            self.said_next.update(_merge_operator(said, self.said_next.get("operator")))
             ok, msg, calls = True, "noted for the coming stroke", []
         if done is not None:
             done({"accepted": ok, "message": msg, "calls": calls})

@@ -33,7 +33,7 @@ run's match log, shared by every table, so ``ORDER BY seq`` gives the log's orde
   ``input``, ``frame_end``, ``error``), ``shot``, ``text`` (the call in people's words) and
   ``emitted`` (wall-clock time, s since the epoch: for the live latency bench).
 - ``console``: requests made on the referee console, waiting for the run to take them
-  (``status`` ``pending`` → ``applied``/``refused``, ``result``); the run polls this table, so
+  (``status`` ``pending`` → ``taken`` → ``applied``/``refused``, ``result``); the run polls it, so
   a console served by another process still reaches the engine.
 
 Read API (what the live server, reports and ``--resume`` use):
@@ -295,6 +295,12 @@ class MatchStore:
                                (run_id,)).fetchall()
         return [{"id": r["id"], "action": r["action"], "payload": json.loads(r["payload"]),
                  "created": r["created"]} for r in rows]
+
+    def console_request_taken(self, request_id: int) -> None:
+        """The run has taken the request (``taken``); its outcome follows."""
+        with self._tx():
+            self.db.execute("UPDATE console SET status='taken' WHERE id=? AND status='pending'",
+                            (request_id,))
 
     def console_done(self, request_id: int, accepted: bool, result: dict[str, Any]) -> None:
         """Mark a console request taken (``applied``) or not (``refused``), with the outcome."""
