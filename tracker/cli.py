@@ -309,6 +309,23 @@ def cmd_export(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_report(args: argparse.Namespace) -> int:
+    """An HTML report with plots of a run in a match store."""
+    from tracker.outputs.report import write_report
+    from tracker.outputs.store import STORE_NAME, StoreError
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        out = write_report(path, args.out, args.run)
+    except StoreError as exc:
+        print(f"snooker-tracker report: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"report": str(out)}))
+    return 0
+
+
 def cmd_eval(args: argparse.Namespace) -> int:
     """Measure the system; with --fast, the CI subset against the stored references."""
     import subprocess
@@ -463,6 +480,11 @@ def build_parser() -> argparse.ArgumentParser:
     ex.add_argument("--run", type=int, help="run id (default: the latest run)")
     ex.add_argument("--out", help="file to write (default: standard output)")
     ex.set_defaults(func=cmd_export)
+    rp = sub.add_parser("report", help="an HTML report with plots of a run (per frame and match)")
+    rp.add_argument("store", help="match.sqlite, or the output folder of `process`")
+    rp.add_argument("--out", default="report.html", help="HTML file to write")
+    rp.add_argument("--run", type=int, help="run id (default: the latest run)")
+    rp.set_defaults(func=cmd_report)
     cb = sub.add_parser("checkerboard", help="lens calibration from checkerboard pictures")
     cb.add_argument("images", nargs="+", help="pictures of the board in different poses")
     cb.add_argument("--inner", default="9x6", help="inner corners COLUMNSxROWS (default 9x6)")

@@ -39,11 +39,12 @@ function esc(t){return String(t??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt
 function bar(st){const b=st.board;if(b.players.length!==2)return '<div class="muted">waiting for the frame to start…</div>';
  const [a,c]=b.players;const on=p=>(b.striker===p&&!b.frame_over)?' on':'';
  return `<div class="bar"><div class="p${on(a)}" data-player="${esc(a)}"><span>${esc(a)}</span><span class="s">${b.score[a]??0}</span></div>`+
- `<div class="mid"><span>${b.frames_won[a]??0} (${b.best_of}) ${b.frames_won[c]??0}</span><span class="muted" style="font-size:.8rem">frames</span></div>`+
+ `<div class="mid"><span>${b.frames_won[a]??0} – ${b.frames_won[c]??0}</span><span class="muted" style="font-size:.8rem">frames (best of ${b.best_of})</span></div>`+
  `<div class="p${on(c)}" data-player="${esc(c)}"><span class="s">${b.score[c]??0}</span><span>${esc(c)}</span></div></div>`}
 function info(st){const b=st.board;if(b.frame_over)return `<div class="info">Frame ${b.frame} to <b>${esc(b.winner)}</b></div>`;
  return `<div class="info"><span>Frame <b>${b.frame}</b></span><span>${esc(b.striker||'')} to play</span><span>Break <b id="brk">${b.break_points}</b></span>`+
- `<span>Ball on: <b id="ballon">${b.free_ball?'free ball, then '+esc(b.ball_on):esc(b.ball_on)}</b></span>${b.options.length?`<span>Options: <b>${b.options.map(esc).join(', ')}</b></span>`:''}</div>`}
+ `<span>Ball on: <b id="ballon">${b.free_ball?'free ball, then '+esc(b.ball_on):esc(b.ball_on)}</b></span>${b.options.length?`<span>${esc(b.players.find(p=>p===b.striker)||'')} may: <b>${b.options.map(o=>esc(OPTION_WORDS[o]||o)).join(' · ')}</b></span>`:''}</div>`}
+const OPTION_WORDS={play:'play on',play_again:'ask the offender to play again',replace:'have the balls replaced',ball_anywhere:'place the cue ball anywhere',ball_in_hand:'play from hand'};
 function calls(st,n){return st.calls.slice(0,n).map(c=>`<div class="call ${c.kind}" data-seq="${c.seq}"><div class="h">${esc(c.head)} <span class="muted">${esc(c.sub)}</span>`+
  `${c.review.length?`<a class="rev" href="/review/${c.shot}">review</a>`:''}</div><div class="t">${esc(c.text)}</div></div>`).join('')}
 function live(onState){let es;const go=()=>{es=new EventSource('/api/stream');es.onmessage=e=>{const st=JSON.parse(e.data);
@@ -123,9 +124,12 @@ button.warn{{background:#a01826}}select,input{{font-size:1rem;padding:.4rem;bord
 <h2 style="font-size:1.1rem">Requests</h2><div id="log"></div><div id="requests"></div>
 <h2 style="font-size:1.1rem">Calls</h2><div id="calls"></div>
 </main><script>{_COMMON_JS}
-const tok=$('#token');const h=new URLSearchParams(location.hash.slice(1));
-if(h.get('token')){{sessionStorage.setItem('token',h.get('token'));history.replaceState(null,'',location.pathname)}}
-tok.value=sessionStorage.getItem('token')||'';tok.onchange=()=>sessionStorage.setItem('token',tok.value);
+const tok=$('#token');
+function takeToken(){{const h=new URLSearchParams(location.hash.slice(1));
+ if(h.get('token')){{sessionStorage.setItem('token',h.get('token'));history.replaceState(null,'',location.pathname)}}
+ tok.value=sessionStorage.getItem('token')||''}}
+takeToken();window.addEventListener('hashchange',takeToken);
+tok.onchange=()=>sessionStorage.setItem('token',tok.value);
 async function send(body){{const r=await fetch('/api/console',{{method:'POST',headers:{{'Content-Type':'application/json',
  'Authorization':'Bearer '+tok.value}},body:JSON.stringify(body)}});const j=await r.json().catch(()=>({{}}));
  const d=document.createElement('div');d.className=r.ok?'ok':'no';d.textContent=r.ok?`${{body.action}}: sent`:`${{body.action}}: ${{j.error||r.status}}`;
