@@ -246,7 +246,12 @@ def _process_listeners(args: argparse.Namespace, src: str) -> list:
 def _start_server(args: argparse.Namespace):
     """``process --serve``: the live server on a thread, its addresses and token printed."""
     from tracker.outputs.store import STORE_NAME
-    from tracker.server.app import BackgroundServer, new_token, parse_host_port
+
+    try:
+        from tracker.server.app import BackgroundServer, new_token, parse_host_port
+    except ImportError as exc:
+        raise ValueError(f"--serve needs the live extra ({exc.name} is missing): "
+                         "pip install -e '.[live]'") from None
 
     host, port = parse_host_port(args.serve)
     token = args.token or new_token()
@@ -266,7 +271,13 @@ def _print_urls(host: str, port: int, token: str) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the live pages over a match store (another program processes the video)."""
     from tracker.outputs.store import STORE_NAME, MatchStore, StoreError
-    from tracker.server.app import new_token, parse_host_port, serve_forever
+
+    try:
+        from tracker.server.app import new_token, parse_host_port, serve_forever
+    except ImportError as exc:
+        print(f"snooker-tracker serve: needs the live extra ({exc.name} is missing): "
+              "pip install -e '.[live]'", file=sys.stderr)
+        return 2
 
     path = Path(args.store)
     if path.is_dir():

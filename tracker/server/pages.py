@@ -47,9 +47,10 @@ function info(st){const b=st.board;if(b.frame_over)return `<div class="info">Fra
 const OPTION_WORDS={play:'play on',play_again:'ask the offender to play again',replace:'have the balls replaced',ball_anywhere:'place the cue ball anywhere',ball_in_hand:'play from hand'};
 function calls(st,n){return st.calls.slice(0,n).map(c=>`<div class="call ${c.kind}" data-seq="${c.seq}"><div class="h">${esc(c.head)} <span class="muted">${esc(c.sub)}</span>`+
  `${c.review.length?`<a class="rev" href="/review/${c.shot}">review</a>`:''}</div><div class="t">${esc(c.text)}</div></div>`).join('')}
+window.__arrivals=[];const __seen=new Set();
 function live(onState){let es;const go=()=>{es=new EventSource('/api/stream');es.onmessage=e=>{const st=JSON.parse(e.data);
- window.__state=st;onState(st);window.__shown=Date.now();
- if(st.calls.length){window.__lastEmitted=st.calls[0].emitted;window.__lastSeq=st.calls[0].seq}};
+ window.__state=st;onState(st);const now=Date.now()/1000;
+ for(const c of st.calls){const k=c.seq+':'+c.head;if(!__seen.has(k)){__seen.add(k);window.__arrivals.push({seq:c.seq,head:c.head,emitted:c.emitted,shown:now})}}};
  es.onerror=()=>{es.close();setTimeout(go,1000)}};go()}
 """
 
