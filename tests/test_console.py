@@ -37,6 +37,7 @@ def run(calibration, tmp_path):
     writer = StoreWriter(tmp_path / "match.sqlite", "test")
     run = RefereeRun(calibration, 25.0, ("Ann", "Bob"),
                      listeners=[JsonlOutputs(tmp_path, calibration), writer])
+    writer.start(run)
     run._feed(next(r for r in recs if isinstance(r, FrameStart)))
     run.shots = [r for r in recs if isinstance(r, Shot)]
     run.writer = writer

@@ -123,3 +123,10 @@ def test_a_run_killed_mid_frame_leaves_every_committed_stroke_readable(tmp_path)
     match = rebuild_match(store, run["id"])  # every committed record replays
     assert match.state.shots >= 2
     assert len(store.shots(run["id"])) == sum(r["type"] == "shot" for r in log)
+
+
+def test_a_run_that_cannot_start_leaves_no_store(tmp_path):
+    from tracker.cli import main
+
+    assert main(["process", str(tmp_path / "none.mp4"), "--out", str(tmp_path / "o")]) == 2
+    assert not (tmp_path / "o" / "match.sqlite").exists()

@@ -442,7 +442,8 @@ class StoreWriter(RunListener):
     """
 
     def __init__(self, path: str | Path, video: str):
-        self.store = MatchStore(path)
+        self.path = Path(path)
+        self.store: MatchStore | None = None  # opened with the run (no file for a failed start)
         self.video = video
         self.run_id: int | None = None
         self._next_progress = 0.0
@@ -452,6 +453,7 @@ class StoreWriter(RunListener):
     def start(self, run: RefereeRun) -> int:
         """The run's id in the store (the run row is made on the first call)."""
         if self.run_id is None:
+            self.store = MatchStore(self.path)
             self.run_id = self.store.new_run(self.video, run.calibration.to_dict(), run.players)
         return self.run_id
 
@@ -469,7 +471,8 @@ class StoreWriter(RunListener):
             self.store.progress(self.run_id, view.frame.index + 1, view.frame.t)
 
     def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
-        self.store.end_run(self.start(run), summary)
+        run_id = self.start(run)
+        self.store.end_run(run_id, summary)
         self.store.close()
 
 

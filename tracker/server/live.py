@@ -139,8 +139,9 @@ class ConsoleBridge(RunListener):
         self.waiting: dict[int, int] = {}  # id(OperatorInput) -> console request id
 
     def on_frame(self, run: RefereeRun, view: FrameView) -> None:
+        run_id = self.writer.start(run)
         store = self.writer.store
-        for req in store.console_pending(self.writer.start(run)):
+        for req in store.console_pending(run_id):
             try:
                 kind, what = parse_action(req["action"], req["payload"])
             except ConsoleError as exc:
