@@ -5,7 +5,8 @@ Runs ``process --serve --realtime SPEED`` on a sample video and opens the scoreb
 Debian's headless chromium (Playwright). The page notes, for every call it receives, the
 wall-clock time it drew it (``Date.now()``, after the DOM update); the store holds the time
 the decision was emitted (``decisions.emitted``, ``time.time()`` just before the commit). Both
-clocks are this machine's. Prints the median and the worst delay, and a Markdown row.
+clocks are this machine's. Prints the median and the worst delay and writes the "Live page
+delay" section of docs/BENCHMARKS.md.
 
 Usage: python bench/live_latency.py [VIDEO] [--speed 2]
 (default: sample_videos/overhead_frame.mp4 with its log's inputs, at twice its speed).
@@ -80,8 +81,24 @@ def main() -> int:
     res = {"calls": len(delays), "median_s": round(statistics.median(delays), 3),
            "worst_s": round(max(delays), 3), "speed": a.speed, "video": Path(a.video).name}
     print(json.dumps(res))
-    print(f"| {res['video']} at {a.speed}x | {res['calls']} | {res['median_s']:.3f} s | "
-          f"{res['worst_s']:.3f} s |")
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    section = "\n".join([
+        "## Live page delay", "",
+        f"Measured {time.strftime('%Y-%m-%d')} on x86_64 with 2 cores (shared with other work), "
+        f"commit `{commit}`, by `python bench/live_latency.py --speed {a.speed:g}`: "
+        f"`process --serve --realtime {a.speed:g}` on `{res['video']}` with Debian's headless "
+        "chromium on the scoreboard page; delay from the decision written to the match store "
+        "(`decisions.emitted`) to the page having drawn it (`Date.now()` after the update), "
+        "same machine clock. The server looks at the store every 0.1 s and pushes over "
+        "Server-Sent Events.", "",
+        "| run | calls | median | worst |", "|---|---|---|---|",
+        f"| {res['video']} at {a.speed:g}x | {res['calls']} | {res['median_s']:.3f} s | "
+        f"{res['worst_s']:.3f} s |", ""])
+    from tracker.evaluate import replace_section
+
+    replace_section(ROOT / "docs" / "BENCHMARKS.md", "Live page delay", section)
+    print(section)
     return 0
 
 
