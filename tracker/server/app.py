@@ -192,8 +192,9 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
             except (KeyError, TypeError, ValueError):
                 table = None
         rec = shot["record"]
-        svg = table_svg(rec.get("positions_before"), table, ghost=rec.get("positions_after"),
-                        title=f"stroke {n}: the table before it")
+        replace_at = (shot["decision"] or {}).get("replace_positions")
+        svg = table_svg(replace_at or rec.get("positions_before"), table,
+                        ghost=rec.get("positions_after"), title=f"stroke {n}: the table before it")
         folder = review_root / str(n)
         pics = sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
         return page(pages.review_page(n, shot, svg, pics))

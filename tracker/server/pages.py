@@ -137,7 +137,7 @@ async function send(body){{const r=await fetch('/api/console',{{method:'POST',he
  $('#log').prepend(d);return r.status}}
 document.querySelectorAll('[data-opt]').forEach(b=>b.onclick=()=>send({{action:'option',choice:b.dataset.opt}}));
 $('#do-nominate').onclick=()=>send({{action:'nominate',ball:$('#nom').value}});
-$('#do-freeball').onclick=()=>send({{action:'free_ball',ball:$('#fb').value==='red'?'red':$('#fb').value}});
+$('#do-freeball').onclick=()=>send({{action:'free_ball',ball:$('#fb').value}});
 $('#miss-next-yes').onclick=()=>send({{action:'miss',miss:true,when:'next'}});
 $('#miss-next-no').onclick=()=>send({{action:'miss',miss:false,when:'next'}});
 $('#miss-last-yes').onclick=()=>send({{action:'miss',miss:true,when:'last'}});
@@ -186,9 +186,9 @@ svg{{max-width:100%;height:auto}}</style></head><body><main>
 <p><a href="/">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
 <div class="call {'foul' if shot['foul'] else 'pot'}"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
 {'<h2>For review</h2><ul id="notes">' + notes + '</ul>' if notes else '<p class="muted">Nothing marked for review.</p>'}
-<h2>The table before the stroke</h2>
-<p class="muted">The layout a replacement after a miss restores (solid); dashed: where the balls came to rest.
-Baulk end on the left; pockets named {VIEWPOINT}.</p>{svg}
+<h2>{'Where to put the balls back (foul and a miss)' if (shot['decision'] or {}).get('replace_positions') else 'The table before the stroke'}</h2>
+<p class="muted">Solid: the balls before the stroke (the layout a replacement after a miss restores); dashed: where they came to rest.
+Baulk end on the left; pockets named {VIEWPOINT}; hover a ball for its position in mm.</p>{svg}
 <h2>Around the first contact</h2>{strip or '<p class="muted">No pictures saved for this stroke (the run saves them with <code>--review-frames</code> or <code>--serve</code>).</p>'}
 <div class="zoom">{strike}{zooms}</div>
 </main></body></html>"""
