@@ -3,12 +3,15 @@ and review pages reflect the store, console requests reach a run's engine."""
 
 from __future__ import annotations
 
+import warnings
 from pathlib import Path
 
 import pytest
 
 pytest.importorskip("starlette")
-from starlette.testclient import TestClient  # noqa: E402
+with warnings.catch_warnings():  # starlette would rather have httpx2 than httpx: either works
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
 
 from tracker.outputs.store import MatchStore  # noqa: E402
 from tracker.records.parse import read_log  # noqa: E402
