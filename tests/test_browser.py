@@ -106,7 +106,9 @@ def test_scoreboard_follows_the_video_and_the_console_changes_the_call(live_run)
         console.wait_for_selector("#opt-replace:enabled", timeout=30_000)
         if shots:
             console.screenshot(path=str(Path(shots) / "console.png"), full_page=True)
-        assert console.evaluate("() => send({action: 'option', choice: 'replace'})") == 202
+        console.click("#opt-replace")  # the referee's choice, as a person makes it
+        console.wait_for_selector('#log .ok:text("option: sent")', timeout=10_000)
+        console.wait_for_selector('#requests .ok:text("applied")', timeout=30_000)
         # the referee's choice reaches the engine: the balls are replaced, Ann plays again
         board.wait_for_selector('.call.input :text("balls replaced")', timeout=30_000)
         assert board.is_visible('[data-player="Ann"].on')
