@@ -459,16 +459,18 @@ class StoreWriter(RunListener):
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
         source = "console" if id(record) in self.console_records else "log"
-        self.store.write_record(self.start(run), record, decisions, source)
+        run_id = self.start(run)
+        self.store.write_record(run_id, record, decisions, source)
 
     def on_amend(self, run: RefereeRun, record: Shot, decisions: list[dict[str, Any]]) -> None:
-        self.store.write_record(self.start(run), record, decisions, "console", amends=True)
+        run_id = self.start(run)
+        self.store.write_record(run_id, record, decisions, "console", amends=True)
 
     def on_frame(self, run: RefereeRun, view: FrameView) -> None:
-        self.start(run)
+        run_id = self.start(run)
         if view.frame.t >= self._next_progress:
             self._next_progress = view.frame.t + PROGRESS_EVERY_S
-            self.store.progress(self.run_id, view.frame.index + 1, view.frame.t)
+            self.store.progress(run_id, view.frame.index + 1, view.frame.t)
 
     def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
         run_id = self.start(run)
