@@ -443,4 +443,4 @@ def test_review_confidence_is_read_in_billiards():
                                   for e in sh.events))
     assert not rules().decide(both_on(), sh)[0].needs_review
     d, _ = rules(review_confidence=0.9).decide(both_on(), sh)
-    assert any("uncertain" in x for x in d.needs_review)
+    assert any("not sure which ball" in x for x in d.needs_review)

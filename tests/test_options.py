@@ -124,7 +124,7 @@ def test_option_review_confidence():
     d, _ = decide(st, sh)
     assert not any("uncertain" in r for r in d.needs_review)
     d2, _ = decide(st, sh, review_confidence=0.9)
-    assert any("first contact uncertain" in r for r in d2.needs_review)
+    assert any("not sure which ball the cue ball hit first" in r for r in d2.needs_review)
 
 
 def test_option_operator_may_cancel_auto_miss():

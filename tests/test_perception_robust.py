@@ -188,7 +188,9 @@ def test_a_gap_within_the_measurement_error_is_marked_for_review():
               "pink": tuple(w + [0.0, d + 30.0]),       # clearly apart
               "blue": tuple(w + [-(d + 0.4), 0.0])}     # touching to the threshold: ambiguous too
     notes = sd.touching_doubts(before)
-    assert any("red_01" in n for n in notes) and any("blue" in n for n in notes)
+    # people's words: a red is "a red" (its slot number is the tracker's, not the referee's)
+    assert any("a red" in n for n in notes) and any("the blue" in n for n in notes)
+    assert len(notes) == 2
     assert not any("pink" in n for n in notes)
 
 

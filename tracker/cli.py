@@ -181,6 +181,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
 def cmd_process(args: argparse.Namespace) -> int:
     """Referee a video end to end."""
     from calibration.profile import Calibration, CalibrationError
+    from tracker.outputs.store import StoreError
     from tracker.pipeline import VideoError, inputs_from_log, process_video, spoken_from_log
     from tracker.records.parse import RecordError as _RecordError
 
@@ -191,10 +192,13 @@ def cmd_process(args: argparse.Namespace) -> int:
         spoken = spoken_from_log(args.inputs) if args.inputs else None
         table = _table_from_args(args.table_size, args.ball_diameter) if args.table_size else None
         players = tuple(args.players) if args.players else ("A", "B")
+        listeners = _process_listeners(args, src)
+        server = _start_server(args) if args.serve is not None else None
         res = process_video(src, args.out, calibration=cal, players=players, table=table,
-                            progress=not args.quiet, on_call=print, inputs=inputs,
-                            max_frames=args.max_frames, spoken=spoken)
-    except (VideoError, CalibrationError, _RecordError, ValueError) as exc:
+                            progress=not args.quiet, on_call=lambda s: print(s, flush=True),
+                            inputs=inputs, max_frames=args.max_frames, spoken=spoken,
+                            listeners=listeners)
+    except (VideoError, CalibrationError, _RecordError, ValueError, StoreError, OSError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
     summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
@@ -204,7 +208,135 @@ def cmd_process(args: argparse.Namespace) -> int:
         if not res.end.clean:
             summary["warning"] = res.end.message
             print(f"snooker-tracker process: warning: {res.end.message}", file=sys.stderr)
-    print(json.dumps(summary))
+    print(json.dumps(summary), flush=True)
+    if server is not None:
+        print("processing done; the pages stay up until Ctrl-C", flush=True)
+        try:
+            while server.thread.is_alive():
+                server.thread.join(0.5)
+        except KeyboardInterrupt:
+            server.stop()
+    return 0
+
+
+def _process_listeners(args: argparse.Namespace, src: str) -> list:
+    """The outputs ``process`` adds to the JSONL files: the match store (unless
+    ``--no-store``), and what its options ask for."""
+    from tracker.outputs.store import STORE_NAME, StoreWriter
+
+    listeners: list = []
+    if not args.no_store and args.out:
+        listeners.append(StoreWriter(Path(args.out) / STORE_NAME, str(src)))
+    if args.overlay:
+        from tracker.outputs.overlay import OverlayWriter
+
+        listeners.append(OverlayWriter(args.overlay))
+    if args.serve is not None or args.review_frames:
+        from tracker.server.live import ConsoleBridge, ReviewFrames
+
+        listeners.append(ReviewFrames(Path(args.out) / "review"))
+        if args.serve is not None:
+            if not listeners or not isinstance(listeners[0], StoreWriter):
+                raise ValueError("--serve needs the match store: leave out --no-store")
+            listeners.append(ConsoleBridge(listeners[0]))
+    if args.realtime:
+        from tracker.server.live import RealTimePacer
+
+        listeners.append(RealTimePacer(args.realtime))
+    return listeners
+
+
+def _start_server(args: argparse.Namespace):
+    """``process --serve``: the live server on a thread, its addresses and token printed."""
+    from tracker.outputs.store import STORE_NAME
+
+    try:
+        from tracker.server.app import BackgroundServer, new_token, parse_host_port
+    except ImportError as exc:
+        raise ValueError(f"--serve needs the live extra ({exc.name} is missing): "
+                         "pip install -e '.[live]'") from None
+
+    host, port = parse_host_port(args.serve)
+    token = args.token or new_token()
+    server = BackgroundServer(Path(args.out) / STORE_NAME, host, port, token,
+                              Path(args.out) / "review")
+    _print_urls(host, port, token)
+    return server
+
+
+def _print_urls(host: str, port: int, token: str) -> None:
+    base = f"http://{host}:{port}"
+    print(f"live: scoreboard {base}/  overlay {base}/overlay  console {base}/console#token={token}",
+          flush=True)
+    print(f"console token: {token}", flush=True)
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the live pages over a match store (another program processes the video)."""
+    from tracker.outputs.store import STORE_NAME, MatchStore, StoreError
+
+    try:
+        from tracker.server.app import new_token, parse_host_port, serve_forever
+    except ImportError as exc:
+        print(f"snooker-tracker serve: needs the live extra ({exc.name} is missing): "
+              "pip install -e '.[live]'", file=sys.stderr)
+        return 2
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        host, port = parse_host_port(args.listen)
+        if path.exists():
+            MatchStore(path, readonly=True).close()
+    except (ValueError, StoreError) as exc:
+        print(f"snooker-tracker serve: {exc}", file=sys.stderr)
+        return 2
+    if not path.exists():
+        print(f"snooker-tracker serve: {path} does not exist yet: the pages wait for a run to "
+              "write it", file=sys.stderr)
+    token = args.token or new_token()
+    _print_urls(host, port, token)
+    serve_forever(path, host, port, token, args.review or path.parent / "review")
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """A match store (or a run's output folder) as JSON or CSV."""
+    from tracker.outputs.store import STORE_NAME, MatchStore, StoreError, export_csv, export_json
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        store = MatchStore(path, readonly=True)
+        text = (json.dumps(export_json(store, args.run), indent=1) + "\n" if args.format == "json"
+                else export_csv(store, args.run))
+    except StoreError as exc:
+        print(f"snooker-tracker export: {exc}", file=sys.stderr)
+        return 2
+    if args.out:
+        Path(args.out).write_text(text, encoding="utf-8")
+        print(json.dumps({"export": args.out, "format": args.format}))
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    """An HTML report with plots of a run in a match store."""
+    from tracker.outputs.report import write_report
+    from tracker.outputs.store import STORE_NAME, StoreError
+
+    path = Path(args.store)
+    if path.is_dir():
+        path = path / STORE_NAME
+    try:
+        out = write_report(path, args.out, args.run)
+    except StoreError as exc:
+        print(f"snooker-tracker report: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"report": str(out)}))
     return 0
 
 
@@ -335,7 +467,38 @@ def build_parser() -> argparse.ArgumentParser:
     pr.add_argument("--ball-diameter", type=float, default=52.5)
     pr.add_argument("--max-frames", type=int, help="stop after this many frames")
     pr.add_argument("--quiet", action="store_true", help="no progress bar")
+    pr.add_argument("--no-store", action="store_true",
+                    help="do not write the match store (OUT/match.sqlite)")
+    pr.add_argument("--overlay", metavar="FILE",
+                    help="write a video with the calls drawn on it (H.264 MP4)")
+    pr.add_argument("--serve", nargs="?", const="127.0.0.1:8765", metavar="HOST:PORT",
+                    help="serve the live scoreboard, overlay, referee console and review pages "
+                         "while processing (default 127.0.0.1:8765)")
+    pr.add_argument("--token", help="the console's token (default: a new one, printed)")
+    pr.add_argument("--realtime", nargs="?", type=float, const=1.0, metavar="SPEED",
+                    help="process a file no faster than its own clock (times SPEED): a live "
+                         "match's pace, for the console")
+    pr.add_argument("--review-frames", action="store_true",
+                    help="save review pictures per stroke in OUT/review (on with --serve)")
     pr.set_defaults(func=cmd_process)
+    sv = sub.add_parser("serve", help="live scoreboard, overlay, console and review pages over "
+                                      "a match store")
+    sv.add_argument("--store", required=True, help="match.sqlite, or the output folder of `process`")
+    sv.add_argument("--listen", default="127.0.0.1:8765", metavar="HOST:PORT")
+    sv.add_argument("--token", help="the console's token (default: a new one, printed)")
+    sv.add_argument("--review", help="folder of review pictures (default: review/ beside the store)")
+    sv.set_defaults(func=cmd_serve)
+    ex = sub.add_parser("export", help="a match store as JSON or CSV (one row per stroke)")
+    ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
+    ex.add_argument("--format", choices=("json", "csv"), default="json")
+    ex.add_argument("--run", type=int, help="run id (default: the latest run)")
+    ex.add_argument("--out", help="file to write (default: standard output)")
+    ex.set_defaults(func=cmd_export)
+    rp = sub.add_parser("report", help="an HTML report with plots of a run (per frame and match)")
+    rp.add_argument("store", help="match.sqlite, or the output folder of `process`")
+    rp.add_argument("--out", default="report.html", help="HTML file to write")
+    rp.add_argument("--run", type=int, help="run id (default: the latest run)")
+    rp.set_defaults(func=cmd_report)
     cb = sub.add_parser("checkerboard", help="lens calibration from checkerboard pictures")
     cb.add_argument("images", nargs="+", help="pictures of the board in different poses")
     cb.add_argument("--inner", default="9x6", help="inner corners COLUMNSxROWS (default 9x6)")

@@ -18,6 +18,7 @@ so a crash keeps everything called so far.
 
 from __future__ import annotations
 
+import copy
 import queue
 import time
 from collections.abc import Callable, Iterable
@@ -41,6 +42,7 @@ from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
 from tracker.sources import Frame, FrameSource, SourceEnd, SourceError, open_source
+from tracker.words import balls_words, the_ball
 
 
 class VideoError(RuntimeError):
@@ -116,6 +118,33 @@ class RunListener:
     def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
         """The run ended (the summary is what :meth:`RefereeRun.summary` returns)."""
 
+    def on_amend(self, run: RefereeRun, record: Shot, decisions: list[dict[str, Any]]) -> None:
+        """The last stroke was called again after a referee's correction
+        (:meth:`RefereeRun.amend`): ``record`` replaces the stroke record given last to
+        :meth:`on_record`, ``decisions`` (each marked ``"amended": True``) replace its calls.
+        By default treated as a new record."""
+        self.on_record(run, record, decisions)
+
+
+#: What the referee may say about a stroke (the fields of a :class:`Shot` the camera cannot see).
+JUDGEMENT_FIELDS = ("nomination", "free_ball", "operator")
+
+
+class Judgement(dict):
+    """What the referee says about the coming stroke, or (with ``amend``) the last one: some of
+    :data:`JUDGEMENT_FIELDS` (``operator`` an :class:`OperatorJudgement`)."""
+
+
+def _merge_operator(said: Judgement, old: Any) -> Judgement:
+    """A judgement whose ``operator`` part adds to ``old`` (an OperatorJudgement): a new miss
+    judgement replaces the old one, fouls add up."""
+    new = said.get("operator")
+    if new is None or old is None:
+        return said
+    return Judgement({**said, "operator": replace(
+        old, miss=old.miss if new.miss is None else new.miss, fouls=(*old.fouls, *new.fouls),
+        not_a_stroke=old.not_a_stroke or new.not_a_stroke)})
+
 
 def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
     """Drop what the referee's state contradicts (a ball it knows is off the table), with a
@@ -130,13 +159,15 @@ def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
             if b == B.WHITE or b in on_table or B.is_colour(b):
                 out[b] = v
             else:
-                notes.append(f"tracker has {b} on the table; the referee has it off: ignored")
+                notes.append(f"the camera saw {the_ball(b)} on the table that the referee has "
+                             "off it (potted): ignored")
         return out
 
     events = []
     for e in shot.events:
         if any(b != B.WHITE and b not in on_table for b in e.balls):
-            notes.append(f"{e.type} event with a ball off the table ({', '.join(e.balls)}): ignored")
+            notes.append(f"the camera saw {balls_words(e.balls)} in a {e.type} though off the "
+                         "table (potted): ignored")
             continue
         events.append(e)
     return replace(shot, events=tuple(events), positions_before=keep_pos(shot.positions_before),
@@ -179,7 +210,12 @@ class RefereeRun:
         self.match = Match()
         self.result = ProcessResult()
         self.start: FrameStart | None = None
-        self._live_inputs: queue.Queue[OperatorInput] = queue.Queue()
+        self._live_inputs: queue.Queue[OperatorInput | tuple[str, Judgement, Any]] = queue.Queue()
+        #: the console's judgements for the coming stroke, merged into it (over ``spoken``)
+        self.said_next = Judgement()
+        #: the referee before the last stroke was fed, and the records fed since (for amend)
+        self._before_last: tuple[Match, list[Record]] | None = None
+        self._inputs_done: set[int] = set()
 
     # --- starting -------------------------------------------------------------------------
     def begin(self, first: np.ndarray) -> FrameStart:
@@ -199,13 +235,33 @@ class RefereeRun:
             self.tracker.seed(start.positions)
         self.start = start
         self._feed(start)
+        self._inputs_due(1)
         return start
+
+    def _inputs_due(self, n: int) -> list[dict[str, Any]]:
+        """Apply the known inputs due before stroke ``n`` not applied yet (as soon as the
+        stroke before it is called: a replacement is then known while the referee replaces)."""
+        outs: list[dict[str, Any]] = []
+        for i, (due, inp) in enumerate(self.inputs):
+            if due == n and isinstance(inp, OperatorInput) and i not in self._inputs_done:
+                self._inputs_done.add(i)
+                outs += self._apply_input(inp)
+        return outs
 
     # --- the loop -------------------------------------------------------------------------
     def submit(self, inp: OperatorInput) -> None:
         """An operator input made while the run goes on (a console); applied before the next
         frame is processed. Safe to call from another thread."""
         self._live_inputs.put(inp)
+
+    def judge(self, said: Judgement, amend: bool = False,
+              done: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """The referee's judgement (nomination, free ball, miss, fouls the camera cannot see):
+        for the coming stroke (merged into its record when it ends; a later judgement of the
+        same field replaces it), or with ``amend`` for the last stroke, called again at once
+        (:meth:`amend`). Taken before the next frame; ``done`` gets the outcome
+        (``{"accepted": bool, "message": str}``). Safe to call from another thread."""
+        self._live_inputs.put(("amend" if amend else "next", Judgement(said), done))
 
     def step(self, frame: Frame, decode_s: float = 0.0) -> FrameView:
         """Process one frame: monitor, detect, track, stroke events, referee.
@@ -217,7 +273,9 @@ class RefereeRun:
         times.decode += decode_s
         decisions: list[dict[str, Any]] = []
         while not self._live_inputs.empty():
-            decisions += self._apply_input(self._live_inputs.get_nowait())
+            item = self._live_inputs.get_nowait()
+            decisions += (self._apply_judgement(*item) if isinstance(item, tuple)
+                          else self._apply_input(item))
         t_b = time.perf_counter()
         status = self.monitor.update(frame.index, frame.image)
         t_c = time.perf_counter()
@@ -252,20 +310,62 @@ class RefereeRun:
 
     def _referee(self, shot: Shot) -> tuple[Shot, list[dict[str, Any]]]:
         """Apply the inputs due before this stroke, then call it."""
-        outs: list[dict[str, Any]] = []
-        for n, inp in self.inputs:
-            if n == shot.shot and isinstance(inp, OperatorInput):
-                outs += self._apply_input(inp)
+        outs = self._inputs_due(shot.shot)
         if shot.shot in self.spoken:
             shot = replace(shot, **self.spoken[shot.shot])
+        if self.said_next:
+            shot = replace(shot, **self.said_next)
+            self.said_next = Judgement()
         shot = _sanitize(shot, self.match.state.on_table)
-        try:
-            calls = self.match.feed(shot)
-        except RuleError as exc:
-            calls = [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+        self._before_last = (copy.deepcopy(self.match), [])
+        calls = self._call(shot)
         self.result.shots.append(shot)
         self._emit(shot, calls)
-        return shot, outs + calls
+        return shot, outs + calls + self._inputs_due(shot.shot + 1)
+
+    def _call(self, shot: Shot) -> list[dict[str, Any]]:
+        try:
+            return self.match.feed(shot)
+        except RuleError as exc:
+            return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+
+    def amend(self, said: Judgement) -> tuple[bool, str, list[dict[str, Any]]]:
+        """Call the last stroke again with the referee's judgement (a miss called or
+        cancelled, a foul the camera could not see, a nomination): allowed until an input or
+        a stroke follows it. Returns (accepted, message, the new calls). Run on the processing
+        thread (:meth:`judge` with ``amend`` from another)."""
+        if self._before_last is None or not self.result.shots:
+            return False, "no stroke to correct yet", []
+        match, since = self._before_last
+        if since:
+            return False, ("the last stroke's call can no longer be corrected: an input was made "
+                           "after it"), []
+        shot = replace(self.result.shots[-1], **said)
+        self.match = copy.deepcopy(match)
+        calls = [{**c, "amended": True} for c in self._call(shot)]
+        self.result.shots[-1] = shot
+        self.result.decisions += calls
+        for li in self.listeners:
+            li.on_amend(self, shot, calls)
+        if self.on_call:
+            for c in calls:
+                self.on_call("CORRECTED: " + explain(c))
+        return True, f"stroke {shot.shot} called again", calls
+
+    def _apply_judgement(self, when: str, said: Judgement,
+                         done: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
+        bad = [k for k in said if k not in JUDGEMENT_FIELDS]
+        if bad:
+            ok, msg, calls = False, f"not a judgement: {', '.join(bad)}", []
+        elif when == "amend":
+            last = self.result.shots[-1].operator if self.result.shots else None
+            ok, msg, calls = self.amend(_merge_operator(said, last))
+        else:
+            self.said_next.update(_merge_operator(said, self.said_next.get("operator")))
+            ok, msg, calls = True, "noted for the coming stroke", []
+        if done is not None:
+            done({"accepted": ok, "message": msg, "calls": calls})
+        return calls
 
     def _apply_input(self, inp: OperatorInput) -> list[dict[str, Any]]:
         if inp.kind == InputKind.OPTION and inp.choice == "replace":
@@ -273,6 +373,8 @@ class RefereeRun:
         return self._feed(inp)
 
     def _feed(self, rec: Record) -> list[dict[str, Any]]:
+        if self._before_last is not None:
+            self._before_last[1].append(rec)
         try:
             calls = self.match.feed(rec)
         except RuleError as exc:

@@ -37,10 +37,28 @@ class JsonlOutputs(RunListener):
         calibration.save(out / CALIBRATION_NAME)
         self._log = open(out / LOG_NAME, "w", encoding="utf-8")  # noqa: SIM115 - written as we go
         self._dec = open(out / DECISIONS_NAME, "w", encoding="utf-8")  # noqa: SIM115
+        self._lines: list[str] = []
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
-        self._log.write(json.dumps(record_to_dict(record)) + "\n")
+        line = json.dumps(record_to_dict(record))
+        self._lines.append(line)
+        self._log.write(line + "\n")
         self._log.flush()
+        for d in decisions:
+            self._dec.write(json.dumps(d) + "\n")
+        self._dec.flush()
+
+    def on_amend(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
+        """A corrected stroke: its line in the match log is replaced (the log is rewritten
+        whole, through a temporary file, so it stays a replayable log); the new calls are
+        added to the decisions, marked ``"amended": true``."""
+        last = max(i for i, x in enumerate(self._lines) if json.loads(x)["type"] == "shot")
+        self._lines[last] = json.dumps(record_to_dict(record))
+        self._log.close()
+        tmp = self.out / (LOG_NAME + ".tmp")
+        tmp.write_text("".join(x + "\n" for x in self._lines), encoding="utf-8")
+        tmp.replace(self.out / LOG_NAME)
+        self._log = open(self.out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115
         for d in decisions:
             self._dec.write(json.dumps(d) + "\n")
         self._dec.flush()

@@ -17,6 +17,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType, Shot
+from tracker.words import balls_words, cushion_words, the_ball
 
 #: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
 STRIKE_SPEED_MM_S = 350.0
@@ -202,8 +203,8 @@ class StrokeDetector:
             gone = [e for e in s.events if e.type == EventType.OFF_TABLE and e.ball == ball]
             if gone:
                 s.events = [e for e in s.events if e not in gone]
-                s.review.append(f"the {ball} vanished at the {gone[0].cushion or 'cushion'} cushion "
-                                f"at {gone[0].t:.2f} s and came back: not off the table")
+                s.review.append(f"{the_ball(ball)} disappeared at the {cushion_words(gone[0].cushion)} "
+                                f"at {gone[0].t:.2f} s but came back: it did not leave the table")
         if not st.moving:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
             if st.t - s.rest_since >= SETTLE_S:
@@ -247,8 +248,9 @@ class StrokeDetector:
         t0 = t_seen + 0.5 / self.fps
         self.white_rest_frames = 0
         self.white_gone = None
-        note = (f"the cue ball was not seen moving (vanished from rest at {t_seen:.2f} s): the "
-                f"stroke is inferred from the {', '.join(movers)} leaving rest at {st.t:.2f} s")
+        note = (f"the cue ball was not seen moving (it vanished from its place at {t_seen:.2f} s): "
+                f"a stroke is taken from {balls_words(movers)} starting to move at {st.t:.2f} s; "
+                "check that a stroke was played")
         self.stroke = _Stroke(t0=t0, before=before, review=[*self.pending_review, note],
                               white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
         self.pending_review, self.replacing = [], False
@@ -319,8 +321,9 @@ class StrokeDetector:
             confidence = round(float(np.clip(1.0 - (d_min - two_r - CONTACT_SLACK_MM)
                                              / CONTACT_INFER_MM, 0.2, 0.9)), 2)
             best = (0.0, other, t_c)
-            s.review.append(f"contact {other}-{ball} at {t_c:.2f} s inferred: the nearest path "
-                            f"passed {d_min - two_r:.0f} mm outside touching")
+            s.review.append(f"{the_ball(other)} seems to have hit {the_ball(ball)} at {t_c:.2f} s, "
+                            f"but its path passed {d_min - two_r:.0f} mm from touching it: check "
+                            "that they touched")
         prev = self.recent[-2] if len(self.recent) >= 2 else st
         in_view = all(b in st.visible and b in prev.visible
                       for b in [B.WHITE, *s.started] if b != ball and b in st.pos)
@@ -331,8 +334,8 @@ class StrokeDetector:
             t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
             s.events.append(Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, ball),
                                   confidence=UNSEEN_CONTACT_CONFIDENCE))
-            s.review.append(f"first contact white-{ball} at {t_c:.2f} s taken as the first ball "
-                            "to move: the cue ball was not in view")
+            s.review.append(f"the cue ball was out of view: {the_ball(ball)}, the first ball to "
+                            f"move ({t_c:.2f} s), is taken as the ball it hit first; check")
             return
         if best is None:
             # moved with nothing near it: a disturbance or an undetected contact (decided when
@@ -391,8 +394,9 @@ class StrokeDetector:
                 continue
             gap = float(np.linalg.norm(np.array(p) - w)) - self.table.ball_diameter
             if abs(gap - self.touching_gap_mm) <= tol:
-                out.append(f"cue ball and {b}: measured gap {gap:.1f} mm, within {tol:.1f} mm of "
-                           f"touching ({self.touching_gap_mm} mm): touching?")
+                out.append(f"the cue ball and {the_ball(b)} are {gap:.1f} mm apart, too close to "
+                           "tell from the picture whether they touch (within "
+                           f"{tol:.1f} mm of {self.touching_gap_mm} mm): check if touching")
         return out
 
     def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
@@ -472,10 +476,11 @@ class StrokeDetector:
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
                                  confidence=DISTURB_CONFIDENCE))
-                s.review.append(f"the {ball} moved {moved:.0f} mm at {t_move:.2f} s with no ball "
-                                "near it: disturbed by the striker (foul)? confirm who touched it")
+                s.review.append(f"{the_ball(ball)} moved {moved:.0f} mm at {t_move:.2f} s with no "
+                                "ball near it: disturbed by the striker (a foul)? Check who moved it")
             else:
-                s.review.append(f"{ball} moved with no ball near it at {t:.2f} s")
+                s.review.append(f"{the_ball(ball)} moved at {t:.2f} s with no ball near it: "
+                                "check what moved it")
         return out
 
     def _hit_after(self, ball: str, t: float) -> bool:
@@ -513,14 +518,14 @@ class StrokeDetector:
         if len(moved) == 1:
             (b, d), = moved.items()
             self.pending_review.append(
-                f"the {b} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "made: disturbed by a player (foul), or moved by the referee? confirm")
+                f"{the_ball(b)} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
+                "made: touched by a player (a foul), or moved by the referee? Check")
         elif moved:
             # several balls at once: more likely a stroke the camera missed than hands
             self.pending_review.append(
-                f"{len(moved)} balls ({', '.join(sorted(moved))}) moved {min(moved.values()):.0f}-"
+                f"{len(moved)} balls ({balls_words(sorted(moved))}) moved {min(moved.values()):.0f}-"
                 f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "seen: a stroke the camera missed, or balls moved by hand? confirm")
+                "seen: a stroke the camera missed, or balls moved by hand? Check")
 
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
@@ -529,17 +534,18 @@ class StrokeDetector:
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "
-                            "stood, it was potted or left the table (a foul): confirm")
+                            "stood, it was potted or left the table (a foul); check")
         for e in [e for e in s.events if e.type == EventType.OFF_TABLE]:
             if self._hit_after(e.ball, e.t):
                 # balls were hit after it vanished with no ball seen reaching them: it came back
                 # unseen (a fast ball off a cushion near the camera, lost in its blur)
                 s.events.remove(e)
-                s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
-                                "but balls were hit after that: not called off the table; confirm")
+                s.review.append(f"{the_ball(e.ball)} disappeared at the {cushion_words(e.cushion)} at "
+                                f"{e.t:.2f} s but balls were hit after that: not called off the "
+                                "table; check")
             else:
-                s.review.append(f"the {e.ball} vanished at the {e.cushion or 'a'} cushion at {e.t:.2f} s "
-                                "and was not seen again: off the table? confirm")
+                s.review.append(f"{the_ball(e.ball)} disappeared at the {cushion_words(e.cushion)} at "
+                                f"{e.t:.2f} s and was not seen again: off the table? Check")
         self.stroke = None
         self.n_shots += 1
         for ball, track in s.track.items():
@@ -548,8 +554,10 @@ class StrokeDetector:
         events = sorted(s.events, key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
         if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
-            s.review.append("first contacts within "
-                            f"{(contacts[1].t - contacts[0].t) * 1000:.0f} ms: simultaneous?")
+            hit = [next((b for b in c.balls if b != B.WHITE), c.ball) for c in contacts[:2]]
+            s.review.append(f"the cue ball seemed to hit {balls_words(hit)} at the same moment "
+                            f"({(contacts[1].t - contacts[0].t) * 1000:.0f} ms apart): check "
+                            "which it hit first")
         events.append(Event(EventType.AT_REST, round(st.t, 4)))
         before = {b: p for b, p in s.before.items()}
         s.review.extend(self.touching_doubts(before))

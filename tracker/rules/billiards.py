@@ -234,7 +234,8 @@ class EnglishBilliardsRules:
         """Fouls, then (if none) the scoring and the limits, then the miss."""
         contacts = s.facts.cue_contacts
         if contacts and contacts[0].confidence < self.options.review_confidence:
-            s.review.append(f"first contact uncertain (confidence {contacts[0].confidence:.2f})")
+            s.review.append("the camera is not sure which ball the cue ball hit first "
+                            f"(confidence {contacts[0].confidence:.2f}): check the first contact")
         for find in (self._fouls_at_strike, self._fouls_in_hand, self._fouls_in_play,
                      self._fouls_entered):
             s.fouls.extend(find(s))

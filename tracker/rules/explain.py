@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from tracker.words import potted_words, say
+
 _OPTION_WORDS = {
     "play": "play",
     "play_again": "ask the offender to play again",
@@ -19,12 +21,12 @@ def explain(res: dict[str, Any]) -> str:
     """One output line (decision, input result, frame start/end) in a referee's words."""
     if "frame_start" in res:
         text = f"Frame {res['frame_start']} ({res['ruleset']}): {res['breaker']} to break."
-        return " ".join([text, *res.get("notes", [])])
+        return say(" ".join([text, *res.get("notes", [])]))
     if "frame_end" in res:
         return _frame_end(res)
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
-        return " ".join([f"[{res['input']}] {head}.", *res.get("notes", [])])
+        return say(" ".join([f"[{res['input']}] {head}.", *res.get("notes", [])]))
     parts = [f"Shot {res['shot']} ({res.get('player') or res['striker']}):", *_call(res)]
     for r in res["respots"]:
         where = f" at ({r['position'][0]:.0f}, {r['position'][1]:.0f}) mm" if r["position"] else ""
@@ -40,7 +42,7 @@ def explain(res: dict[str, Any]) -> str:
     parts.append(f"Score: {score}.")
     if res["needs_review"]:
         parts.append("NEEDS REVIEW: " + "; ".join(res["needs_review"]) + ".")
-    return " ".join(parts)
+    return say(" ".join(parts))
 
 
 def _frame_end(res: dict[str, Any]) -> str:
@@ -75,7 +77,7 @@ def _call(res: dict[str, Any]) -> list[str]:
     if not pts:
         return ["No score."]
     what = ", ".join(f"{s['what']} {s['points']}" for s in res.get("scoring", [])) \
-        or " ".join(res["potted"])
+        or potted_words(res["potted"])
     return [f"{pts} ({what}), break {res['break']}."]
 
 

@@ -47,6 +47,7 @@ from tracker.rules.state import (
 )
 from tracker.rules.stroke import StrokeFacts, cue_contacts, first_group, read_stroke
 from tracker.rules.unplayed import UnplayedRules, _merged
+from tracker.words import balls_words
 
 __all__ = ["InputResult", "RuleError", "SnookerRules", "SPOT_PRIORITY"]
 
@@ -618,10 +619,13 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         contacts = f.cue_contacts
         if contacts:
             if contacts[0].confidence < self.options.review_confidence:
-                s.review.append(f"first contact uncertain (confidence {contacts[0].confidence:.2f})")
+                s.review.append("the camera is not sure which ball the cue ball hit first "
+                                f"(confidence {contacts[0].confidence:.2f}): check the first contact")
             gap = contacts[1].t - contacts[0].t if len(contacts) > 1 else math.inf
             if gap <= 5 * self.options.simultaneous_s and len(f.first) == 1:
-                s.review.append(f"first contacts within {gap * 1000:.1f} ms: check simultaneous hit")
+                hit = [next((x for x in c.balls if x != B.WHITE), c.ball) for c in contacts[:2]]
+                s.review.append(f"the cue ball seemed to hit {balls_words(hit)} at the same moment "
+                                f"({gap * 1000:.1f} ms apart): check which it hit first")
         return f.first, f.first_t, False
 
     def _first_ok(self, first: frozenset[str], ctx: _Ctx) -> bool:

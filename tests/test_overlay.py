@@ -1,0 +1,75 @@
+"""The overlay painter and the scoreboard fold: a call becomes a banner a person reads, the
+score bar follows the calls, balls are marked where the camera sees them."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.monitor import ViewStatus
+from calibration.profile import Calibration
+from calibration.table import TableGeometry
+from tracker.outputs.board import Board, banner_of
+from tracker.outputs.overlay import OverlayPainter
+from tracker.perception.track import TableState
+from tracker.pipeline import FrameView
+from tracker.sources import Frame
+
+START = {"frame_start": 1, "ruleset": "snooker", "breaker": "Ann", "players": ["Ann", "Bob"],
+         "notes": []}
+MISS = {"shot": 1, "striker": "Ann", "foul": True, "fouls": [{"code": "wrong_ball_first",
+        "message": "the cue ball hit the yellow first"}], "penalty": 4,
+        "points": {"Ann": 0, "Bob": 4}, "score": {"Ann": 0, "Bob": 4}, "break": 0, "potted": [],
+        "next_striker": "Bob", "ball_on": "red", "free_ball": False, "miss": True,
+        "miss_warning": False, "options": ["play", "play_again", "replace"], "respots": [],
+        "frame_over": False, "winner": None, "needs_review": [], "notes": []}
+POT = {**MISS, "shot": 2, "striker": "Bob", "foul": False, "fouls": [], "penalty": 0, "miss": False,
+       "points": {"Ann": 0, "Bob": 1}, "score": {"Ann": 0, "Bob": 5}, "break": 1,
+       "potted": ["red_07"], "options": [], "ball_on": "colour",
+       "needs_review": ["the cue ball seemed to hit two reds at the same moment"]}
+
+
+def test_banners_say_the_call_in_a_few_words():
+    b = banner_of(MISS)
+    assert (b.kind, b.head, b.sub) == ("miss", "FOUL AND A MISS", "4 to Bob")
+    fb = banner_of({**MISS, "miss": False, "free_ball": True})
+    assert fb.head == "FOUL" and fb.sub == "4 to Bob · FREE BALL"
+    pot = banner_of(POT)
+    assert pot.head == "A RED" and "break 1" in pot.sub and pot.review
+    assert banner_of(START) is None
+
+
+def test_the_board_follows_the_calls():
+    board = Board()
+    for d in (START, MISS):
+        board.update(d)
+    assert board.striker == "Bob" and board.options == ["play", "play_again", "replace"]
+    board.update({"input": "option", "accepted": True, "message": "balls replaced",
+                  "score": {"Ann": 0, "Bob": 4}, "next_striker": "Ann"})
+    assert board.striker == "Ann" and board.options == []
+    board.update(POT)
+    assert board.score == {"Ann": 0, "Bob": 5} and board.break_points == 1
+    assert board.reviews == [{"shot": 2, "notes": ["The cue ball seemed to hit two reds at the same moment"]}]
+
+
+def test_the_painter_marks_balls_and_shows_the_banner():
+    t = TableGeometry.standard()
+    cal = Calibration((960, 540), t, CameraModel.overhead(t.length, t.width, (960, 540)))
+    painter = OverlayPainter(cal, 25.0)
+    painter.take_decisions([START], 0.0)
+    img = np.full((540, 960, 3), 60, np.uint8)
+    blue = t.spots["blue"]
+    st = TableState(frame=1, t=1.0, pos={"blue": blue}, moving=set(), visible={"blue"}, pots=[],
+                    appeared=[])
+    out = painter.draw(FrameView(Frame(1, 1.0, img), ViewStatus(1, "ok", 1.0), state=st,
+                                 decisions=[MISS]))
+    x, y = painter.px(blue)
+    r = int(painter.ball_px() * 1.45)
+    ring = out[y - r - 2:y + r + 3, x - r - 2:x + r + 3]
+    assert (np.abs(ring.astype(int) - 60).sum(axis=2) > 60).any()  # the ring is drawn
+    top = out[: 540 // 5]
+    assert (top[..., 2].astype(int) - top[..., 1] > 60).sum() > 2000  # the red banner
+    bottom = out[-60:]
+    assert (bottom < 40).all(axis=2).sum() > 5000  # the dark score bar
+    later = painter.draw(FrameView(Frame(200, 8.0, img), ViewStatus(200, "ok", 1.0)))
+    assert (later[: 540 // 5][..., 2].astype(int) - later[: 540 // 5][..., 1] > 60).sum() < 100

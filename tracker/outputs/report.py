@@ -1,0 +1,315 @@
+"""The match report: one HTML file per run, with plots, from a match store.
+
+``snooker-tracker report STORE_OR_OUTDIR --out report.html`` writes a self-contained page (the
+plots are PNG embedded as base64; matplotlib with the Agg backend): the match (players, frames
+won, each frame's result), then per frame: score progression, breaks, pots by colour and
+pocket, where the cue ball stood before each stroke (heat map), a shot map (cue ball to the
+first ball hit, coloured by the call), and every stroke's call with its review notes.
+Pockets are named as a player at the baulk end does (:mod:`tracker.words`).
+"""
+
+from __future__ import annotations
+
+import base64
+import io
+from dataclasses import dataclass, field
+from html import escape
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from calibration.table import TableGeometry
+from tracker import balls as B
+from tracker.outputs.store import MatchStore
+from tracker.server.diagram import BALL_FILL
+from tracker.words import POCKET_WORDS, VIEWPOINT, capital, pocket_words, say
+
+#: Plot size, inches, and resolution.
+FIG_W, FIG_H, DPI = 7.0, 3.4, 110
+#: Heat-map cells along the table's length and width.
+HEAT_BINS = (24, 12)
+#: Colours of the two players' lines and bars.
+PLAYER_COLOURS = ("#1f6fd1", "#d1541f")
+
+
+@dataclass
+class FrameData:
+    """One snooker frame of a run, gathered for the report."""
+
+    number: int
+    players: list[str]
+    shots: list[dict[str, Any]] = field(default_factory=list)
+    events: list[dict[str, Any]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    table: TableGeometry = field(default_factory=TableGeometry.standard)
+
+    def score_progression(self) -> dict[str, list[int]]:
+        """Each player's score after each stroke (starting at 0)."""
+        out = {p: [0] for p in self.players}
+        for s in self.shots:
+            score = (s["decision"] or {}).get("score") or {}
+            for p in self.players:
+                out[p].append(score.get(p, out[p][-1]))
+        return out
+
+    def breaks(self) -> list[tuple[str, int]]:
+        """(player, points) of every scoring visit, in order."""
+        out: list[tuple[str, int]] = []
+        for s in self.shots:
+            d = s["decision"] or {}
+            if d.get("foul") or not d.get("break"):
+                continue
+            if d.get("next_striker") != d.get("striker") or d.get("frame_over") or s is self.shots[-1]:
+                out.append((d["striker"], d["break"]))
+        return out
+
+    def pots(self) -> list[tuple[str, str]]:
+        """(ball kind, pocket id) of every ball potted."""
+        return [(B.kind(e["balls"][0]), e["pocket"]) for e in self.events
+                if e["type"] == "pot" and e["balls"] and e["pocket"]]
+
+    def cue_positions(self) -> np.ndarray:
+        """The cue ball's position before each stroke, (N, 2) mm."""
+        pts = [s["record"].get("positions_before", {}).get(B.WHITE) for s in self.shots]
+        return np.array([p for p in pts if p], float).reshape(-1, 2)
+
+
+def _png(fig) -> str:
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=DPI, bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
+def _plt():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _table_axes(ax, t: TableGeometry) -> None:
+    """A landscape table (baulk on the left) on ``ax``: x = table y, y = table x (down)."""
+    from matplotlib.patches import Arc, Circle, Rectangle
+
+    ax.add_patch(Rectangle((0, 0), t.length, t.width, color="#1f7a3a", zorder=0))
+    ax.plot([t.baulk_line] * 2, [0, t.width], color="#dfe", lw=0.8, zorder=1)
+    ax.add_patch(Arc((t.baulk_line, t.centre_x), 2 * t.d_radius, 2 * t.d_radius, theta1=90,
+                     theta2=270, color="#dfe", lw=0.8, zorder=1))
+    for p in t.pockets.values():
+        x, y = p.mouth_centre
+        ax.add_patch(Circle((y, x), 60, color="#111", zorder=1))
+    ax.set_xlim(-80, t.length + 80)
+    ax.set_ylim(t.width + 80, -80)
+    ax.set_aspect("equal")
+    ax.set_xticks([])
+    ax.set_yticks([])
+    ax.set_facecolor("#5a3a1e")
+
+
+def plot_scores(fr: FrameData) -> str:
+    """Score progression, stroke by stroke."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    for (p, pts), c in zip(fr.score_progression().items(), PLAYER_COLOURS, strict=False):
+        ax.step(range(len(pts)), pts, where="post", label=p, color=c, lw=2)
+    ax.set_xlabel("stroke")
+    ax.set_ylabel("points")
+    ax.set_title(f"Frame {fr.number}: score")
+    ax.grid(alpha=0.3)
+    ax.legend()
+    return _png(fig)
+
+
+def plot_breaks(fr: FrameData) -> str:
+    """Every scoring visit's break, by player."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    brk = fr.breaks()
+    colours = {p: c for p, c in zip(fr.players, PLAYER_COLOURS, strict=False)}
+    ax.bar(range(1, len(brk) + 1), [b for _, b in brk], color=[colours.get(p, "#888") for p, _ in brk])
+    from matplotlib.patches import Patch
+    from matplotlib.ticker import MaxNLocator
+
+    ax.legend(handles=[Patch(color=colours[p], label=p) for p in colours])
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("scoring visit")
+    ax.set_ylabel("break")
+    ax.set_title(f"Frame {fr.number}: breaks" + ("" if brk else " (none)"))
+    ax.grid(alpha=0.3, axis="y")
+    return _png(fig)
+
+
+def plot_pots(fr: FrameData) -> str:
+    """Balls potted per pocket, stacked by colour."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    pockets = list(POCKET_WORDS)
+    kinds = ["red", *B.COLOURS, "white"]
+    pots = fr.pots()
+    bottom = np.zeros(len(pockets))
+    for k in kinds:
+        n = np.array([sum(1 for kk, p in pots if kk == k and p == pk) for pk in pockets], float)
+        if n.any():
+            ax.bar([pocket_words(p) for p in pockets], n, bottom=bottom, color=BALL_FILL[k],
+                   edgecolor="#333", label="cue ball (in-off)" if k == "white" else k)
+            bottom += n
+    from matplotlib.ticker import MaxNLocator
+
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("balls potted")
+    ax.set_title(f"Frame {fr.number}: pots by pocket ({VIEWPOINT})" + ("" if pots else ": none"))
+    if pots:
+        ax.legend(fontsize=8)
+    ax.tick_params(axis="x", labelsize=8)
+    return _png(fig)
+
+
+def plot_heat(fr: FrameData) -> str:
+    """Where the cue ball stood before each stroke."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    t = fr.table
+    _table_axes(ax, t)
+    pts = fr.cue_positions()
+    if len(pts):
+        h, xe, ye = np.histogram2d(pts[:, 1], pts[:, 0], bins=HEAT_BINS,
+                                   range=[[0, t.length], [0, t.width]])
+        h = np.ma.masked_equal(h.T, 0)
+        m = ax.pcolormesh(xe, ye, h, cmap="magma", alpha=0.85, zorder=2, vmin=0,
+                          vmax=max(1, int(h.max())))
+        from matplotlib.ticker import MaxNLocator
+
+        fig.colorbar(m, ax=ax, label="strokes", shrink=0.8, ticks=MaxNLocator(integer=True))
+        ax.scatter(pts[:, 1], pts[:, 0], s=10, c="white", edgecolors="black", zorder=3)
+    ax.set_title(f"Frame {fr.number}: cue ball before each stroke (baulk on the left)")
+    return _png(fig)
+
+
+def plot_shot_map(fr: FrameData) -> str:
+    """Each stroke as an arrow from the cue ball to the first ball it hit."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
+    _table_axes(ax, fr.table)
+    by_seq: dict[int, list[dict]] = {}
+    for e in fr.events:
+        by_seq.setdefault(e["seq"], []).append(e)
+    for s in fr.shots:
+        before = s["record"].get("positions_before") or {}
+        d = s["decision"] or {}
+        first = next((e for e in by_seq.get(s["seq"], []) if e["type"] == "contact"
+                      and B.WHITE in e["balls"]), None)
+        w = before.get(B.WHITE)
+        if w is None or first is None:
+            continue
+        other = next((b for b in first["balls"] if b != B.WHITE), None)
+        if other not in before:
+            continue
+        o = before[other]
+        colour = "#e33" if d.get("foul") else ("#3c3" if sum(d.get("points", {}).values()) else "#ddd")
+        ax.annotate("", xy=(o[1], o[0]), xytext=(w[1], w[0]),
+                    arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6}, zorder=3)
+        ax.text(w[1], w[0], str(s["shot"]), color="white", fontsize=7, zorder=4)
+    ax.plot([], [], color="#3c3", label="scored")
+    ax.plot([], [], color="#ddd", label="no score")
+    ax.plot([], [], color="#e33", label="foul")
+    ax.legend(fontsize=7, loc="upper right")
+    ax.set_title(f"Frame {fr.number}: shot map (cue ball → first ball hit)")
+    return _png(fig)
+
+
+def gather(store: MatchStore, run_id: int | None = None) -> tuple[dict[str, Any], list[FrameData]]:
+    """The run (latest by default) and its frames, ready to plot."""
+    run = store.run(run_id) if run_id is not None else store.latest_run()
+    if run is None:
+        from tracker.outputs.store import StoreError
+
+        raise StoreError(f"{store.path}: the store holds no run yet")
+    table = TableGeometry.standard()
+    cal = run.get("calibration") or {}
+    if "table" in cal:
+        t = cal["table"]
+        table = TableGeometry.of_size(t["length"], t["width"], t.get("ball_diameter", 52.5))
+    players = run.get("players") or []
+    frames = {f["number"]: FrameData(f["number"], list(players), result=f, table=table)
+              for f in store.frames(run["id"])}
+    for s in store.shots(run["id"]):
+        frames.setdefault(s["frame"] or 1, FrameData(s["frame"] or 1, list(players),
+                                                     table=table)).shots.append(s)
+    for e in store.events(run["id"]):
+        if e["frame"] in frames:
+            frames[e["frame"]].events.append(e)
+    for fr in frames.values():
+        if fr.shots and not fr.players:
+            fr.players = list((fr.shots[0]["decision"] or {}).get("score", {}))
+    return run, [frames[k] for k in sorted(frames)]
+
+
+_CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:1rem auto;padding:0 1rem;
+color:#222}h1{font-size:1.6rem}h2{border-bottom:2px solid #1f7a3a;padding-bottom:.2rem}
+img{max-width:100%}.grid{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}
+table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{border-bottom:1px solid #ddd;
+padding:.3rem;vertical-align:top;text-align:left}.foul{color:#b00}.rev{background:#fff1d6}
+.muted{color:#666}"""
+
+
+def render(store: MatchStore, run_id: int | None = None) -> str:
+    """The report's HTML."""
+    run, frames = gather(store, run_id)
+    players = run.get("players") or (frames[0].players if frames else [])
+    won = {p: 0 for p in players}
+    for fr in frames:
+        if fr.result and fr.result.get("winner") in won:
+            won[fr.result["winner"]] += 1
+    head = " – ".join(f"{escape(p)} {won[p]}" for p in players)
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Match report"
+             f"</title><style>{_CSS}</style></head><body><h1>Match report: {head}</h1>",
+             f"<p class='muted'>Video {escape(str(run['video']))} · run {run['id']} · started "
+             f"{escape(run['started'])} · {escape(run['status'])} · frames are snooker frames; "
+             f"pockets named {VIEWPOINT}.</p>"]
+    if not frames:
+        parts.append("<p>No frame was played in this run.</p>")
+    parts.append("<table><tr><th>Frame</th><th>Winner</th><th>Score</th><th>Strokes</th>"
+                 "<th>Fouls</th><th>Highest break</th></tr>")
+    for fr in frames:
+        score = (fr.shots[-1]["decision"] or {}).get("score", {}) if fr.shots else {}
+        brk = max((b for _, b in fr.breaks()), default=0)
+        parts.append(f"<tr><td>{fr.number}</td><td>{escape(str((fr.result or {}).get('winner') or 'not finished'))}"
+                     f"</td><td>{escape(' – '.join(f'{p} {v}' for p, v in score.items()))}</td>"
+                     f"<td>{len(fr.shots)}</td><td>{sum(1 for s in fr.shots if s['foul'])}</td>"
+                     f"<td>{brk}</td></tr>")
+    parts.append("</table>")
+    for fr in frames:
+        parts.append(f"<h2 id='frame-{fr.number}'>Frame {fr.number}</h2><div class='grid'>")
+        for name, fn in (("score progression", plot_scores), ("breaks", plot_breaks),
+                         ("pots by colour and pocket", plot_pots),
+                         ("cue-ball positions", plot_heat), ("shot map", plot_shot_map)):
+            parts.append(f"<img alt='{name}' src='data:image/png;base64,{fn(fr)}'>")
+        parts.append("</div><h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
+        for s in fr.shots:
+            notes = "".join(f"<br><b>Review:</b> {escape(capital(say(n)))}" for n in s["needs_review"])
+            cls = " class='rev'" if notes else (" class='foul'" if s["foul"] else "")
+            parts.append(f"<tr{cls}><td>{s['shot']}</td><td>{escape(str(s['striker']))}</td>"
+                         f"<td>{escape(s['text'] or '')}{notes}</td></tr>")
+        parts.append("</table>")
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def write_report(store_path: str | Path, out: str | Path, run_id: int | None = None) -> Path:
+    """Write the report of a store's run (latest by default) to ``out``."""
+    store = MatchStore(store_path, readonly=True)
+    try:
+        html = render(store, run_id)
+    finally:
+        store.close()
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(html, encoding="utf-8")
+    return out

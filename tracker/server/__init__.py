@@ -1,0 +1,1 @@
+"""The live server: scoreboard, broadcast overlay, referee console, review pages (ASGI)."""

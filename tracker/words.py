@@ -1,0 +1,99 @@
+"""People's words for balls, pockets and cushions: what a referee, a player or a viewer reads.
+
+The JSON keeps the machine ids (``red_07``, ``baulk_left``, ``left_top``); everything a person
+reads (calls, banners, pages, reports) goes through these functions instead.
+
+- Balls: every red is "a red" (a person cannot tell ``red_07`` from ``red_03``; the slot
+  number is the tracker's), colours by name, the cue ball "the cue ball".
+- Pockets and cushions are named as a player standing at the baulk end sees the table (the
+  canonical frame's view, ``calibration/table.py``; the main TV camera looks from there too):
+  the baulk pockets are the "bottom" pockets, the black's end is the "top".
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from tracker import balls as B
+
+#: Pocket ids (``calibration.table.POCKET_NAMES``) as a player names them from the baulk end.
+POCKET_WORDS = {
+    "baulk_left": "bottom left",
+    "baulk_right": "bottom right",
+    "middle_left": "left middle",
+    "middle_right": "right middle",
+    "top_left": "top left",
+    "top_right": "top right",
+}
+
+#: Whose view the pocket and cushion words take (said once on pages and in docs).
+VIEWPOINT = "as seen from the baulk end"
+
+_NUMBERS = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+            "eleven", "twelve", "thirteen", "fourteen", "fifteen")
+
+
+def ball_words(ball: str) -> str:
+    """A ball's name without article: ``red`` for any red, ``cue ball`` for the white."""
+    if B.is_red(ball):
+        return "red"
+    if ball == B.WHITE:
+        return "cue ball"
+    return ball
+
+
+def the_ball(ball: str) -> str:
+    """A ball with its article: "a red", "the blue", "the cue ball"."""
+    return "a red" if B.is_red(ball) else f"the {ball_words(ball)}"
+
+
+def balls_words(balls: list[str] | tuple[str, ...]) -> str:
+    """Several balls in one phrase: "the blue, the pink and two reds" (reds counted)."""
+    counts = Counter(ball_words(b) for b in balls)
+    parts = [f"the {name}" for name in dict.fromkeys(ball_words(b) for b in balls)
+             if name != "red"]
+    if counts["red"]:
+        n = counts["red"]
+        parts.append("a red" if n == 1 else f"{_NUMBERS[n] if n < len(_NUMBERS) else n} reds")
+    if len(parts) <= 1:
+        return "".join(parts)
+    return ", ".join(parts[:-1]) + " and " + parts[-1]
+
+
+def potted_words(balls: list[str] | tuple[str, ...]) -> str:
+    """The balls of a stroke's pot, for a call: "a red", "two reds", "the black"."""
+    return balls_words(balls)
+
+
+def pocket_words(pocket: str | None) -> str:
+    """A pocket as a player names it ("top left", "right middle"); unknown ids unchanged."""
+    if not pocket:
+        return "a pocket"
+    return POCKET_WORDS.get(pocket, pocket.replace("_", " "))
+
+
+def cushion_words(cushion: str | None) -> str:
+    """A cushion as a player names it: "top cushion", "left cushion (baulk half)"."""
+    if not cushion:
+        return "a cushion"
+    if cushion in ("baulk", "top"):
+        return f"{cushion} cushion"
+    side, _, half = cushion.partition("_")
+    return f"{side} cushion ({half} half)" if half else f"{side} cushion"
+
+
+def capital(text: str) -> str:
+    """The sentence with its first letter upper-case."""
+    return text[:1].upper() + text[1:]
+
+
+_RED_ID = re.compile(r"\b(?:(?:the|a) )?red_\d{1,2}\b")
+_POCKET_ID = re.compile(r"\b(?:baulk|middle|top)_(?:left|right)\b")
+
+
+def say(text: str) -> str:
+    """Machine ids in a text turned into people's words: any ``red_NN`` (with its article)
+    becomes "a red", pocket ids their player's names. Everything else is left as it is."""
+    text = _RED_ID.sub("a red", text)
+    return _POCKET_ID.sub(lambda m: POCKET_WORDS[m.group(0)], text)
