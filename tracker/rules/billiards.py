@@ -34,7 +34,7 @@ from tracker.rules.fouls import FOULS
 from tracker.rules.options import RuleOptions
 from tracker.rules.outcome import InputResult, Outcome, build_decision, input_result
 from tracker.rules.state import Decision, Foul, FrameState, PendingFoul, Phase, Position, Respot
-from tracker.rules.stroke import StrokeFacts, read_stroke
+from tracker.rules.stroke import StrokeFacts, illegal_jumps, read_stroke, record_warnings
 
 #: Every foul costs this, and no more in one stroke (EB S3 R15); so does a miss (R16).
 FOUL_POINTS = 2
@@ -225,6 +225,7 @@ class EnglishBilliardsRules:
         cue = g.cue_of[st.striker]
         other = g.cue_of[1 - st.striker]
         facts = read_stroke(events, cue, self.options.simultaneous_s, self.options.hanging_ball_s)
+        review.extend(record_warnings(facts))
         pre = dict(shot.positions_before) if shot.positions_before is not None else (
             dict(st.positions) if st.positions is not None and cue in st.positions else None)
         return _Stroke(st, g, replace(shot, events=tuple(events)), cue, other, facts, pre, notes,
@@ -238,7 +239,7 @@ class EnglishBilliardsRules:
         for find in (self._fouls_at_strike, self._fouls_in_hand, self._fouls_in_play,
                      self._fouls_entered):
             s.fouls.extend(find(s))
-        if not s.facts.cue_contacts:
+        if not s.facts.cue_contacts and s.facts.strike.ball == s.cue:  # type: ignore[union-attr]
             self._miss_or_coup(s)
         if not s.fouls:
             s.scoring = self.scoring(s.facts, s.cue, s.st.on_table)
@@ -288,8 +289,7 @@ class EnglishBilliardsRules:
         """EB S3 R14: push, jump before the first contact, a ball forced off, a ball touched."""
         f = s.facts
         out = [self._foul("push_stroke", (e.ball,)) for e in f.pushes]
-        out += [self._foul("jump_shot", (e.ball,)) for e in f.jumps
-                if f.first_t is None or e.t <= f.first_t]
+        out += [self._foul("jump_shot", (e.ball,)) for e in illegal_jumps(f)]
         out += [self._foul("forced_off", (b,)) for b in f.off]
         out += [self._foul("ball_disturbed", (e.ball,)) for e in f.disturbed if e.by == "striker"]
         return out
@@ -454,6 +454,7 @@ class EnglishBilliardsRules:
         """EB S3 R11, R12: a ball that dropped late or fell untouched, or was moved by anyone
         but the striker, goes back where it was."""
         out = [b for b, _ in s.facts.late_drops] + [e.ball for e in s.facts.lip_drops]
+        out += [e.ball for e in s.facts.early if e.type == EventType.POT]
         out += [e.ball for e in s.facts.disturbed if e.by != "striker"]
         for b in out:
             s.notes.append(f"the {b} is put back where it was (EB S3 R11, R12)")

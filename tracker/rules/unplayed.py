@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.records.shot import EventType, Shot
 from tracker.rules import geometry as G
+from tracker.rules.errors import RuleError
 from tracker.rules.fouls import FOULS
 from tracker.rules.outcome import Outcome, build_decision
 from tracker.rules.state import Decision, Foul, FrameState, MissState, PendingFoul, Position, Respot
@@ -53,7 +54,8 @@ class UnplayedRules:
         """A record with no strike: a foul before the stroke (R11(a), C31), or balls that
         moved between strokes (C41, R15, C40)."""
         fouls = self._fouls_before_stroke(s)
-        put_back = [e.ball for e in s.shot.events if e.type in (EventType.LIP_DROP, EventType.DISTURBED)
+        put_back = [e.ball for e in s.shot.events
+                    if e.type in (EventType.LIP_DROP, EventType.DISTURBED, EventType.POT)
                     and not (e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"))]
         s.notes.extend(f"the {b} moved between strokes: put back, no penalty (R9(a), R15)"
                        for b in put_back)
@@ -147,7 +149,8 @@ class UnplayedRules:
         plays again, with a foul the penalty stands and the next player has the usual options
         (no miss: the stroke is void)."""
         st, ball = s.st, s.shot.operator.lip_would_be_hit
-        if not any(e.type == EventType.LIP_DROP and e.ball == ball for e in s.shot.events):
+        assert ball is not None
+        if not self._lip_drop_recorded(s, ball):
             s.review.append(f"the referee ruled on the {ball}, but no lip_drop of it is recorded")
         s.notes.append(f"the {ball} fell from the lip and would have been hit: all balls are "
                        "replaced (R9(b))")
@@ -161,6 +164,19 @@ class UnplayedRules:
                           free_ball_nominated=s.ctx.fb, notes=tuple(s.notes), review=tuple(s.review))
             return build_decision(self, st, s.shot.shot, out, base), base
         return self._replayed_foul(s, base)
+
+    def _lip_drop_recorded(self, s: _Stroke, ball: str) -> bool:
+        """The stroke records ``ball`` falling from a lip (a generic ``red``: any red).
+
+        Raises:
+            RuleError: the ruling names a ball that is not on the table.
+        """
+        generic = ball == self.balls.generic_red
+        if not generic and ball not in s.st.on_table:
+            raise RuleError(f"shot {s.shot.shot}: operator.lip_would_be_hit names the {ball}, which "
+                            "is not on the table")
+        return any(e.type == EventType.LIP_DROP and (e.ball == ball or generic and self.balls.is_red(e.ball))
+                   for e in s.shot.events)
 
     def _replayed_foul(self, s: _Stroke, base: FrameState) -> tuple[Decision, FrameState]:
         """R9(b)(ii): the penalty, the balls replaced, the usual options after a foul."""
