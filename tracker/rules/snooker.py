@@ -598,13 +598,18 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             if e.by == "striker":
                 out.append(self._foul(s, "ball_disturbed", (e.ball,)))
             elif e.by == "non_striker" and self.non_striker_penalty:
-                k = FOULS["ball_disturbed"]
-                pen = penalty(k.group, s.ctx.v_on, (self._concern_value(e.ball, s.ctx),))
-                s.nonstriker.append(Foul("ball_disturbed", k.rule, k.digest,
-                                         "the non-striker moved the " + e.ball, pen, (e.ball,)))
+                s.nonstriker.append(self._non_striker_foul(s, e.ball))
             elif e.by == "table":
                 s.notes.append(f"the {e.ball} moved by itself (table): no foul (R15(a))")
         return out
+
+    def _non_striker_foul(self, s: _Stroke, ball: str) -> Foul:
+        """R2(b)(ii), R14(h), S2 R5: the non-striker who touches a ball is penalised as if he
+        were the striker (the penalty goes to the striker; the order of play is unchanged)."""
+        k = FOULS["ball_disturbed"]
+        pen = self._penalty_of(k, s.ctx.v_on, (self._concern_value(ball, s.ctx),))
+        return Foul(k.code, "S3 R2(b)(ii), R14(h), R10(b)(vi)", k.digest,
+                    f"the non-striker moved the {ball}", pen, (ball,))
 
     def _fouls_entered(self, s: _Stroke) -> list[Foul]:
         """Fouls the referee saw and entered (digest section 3)."""
@@ -764,9 +769,9 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             elif e.type == EventType.DISTURBED and e.by in PUT_BACK_BY:
                 out.append(e.ball)
                 s.notes.append(f"the {e.ball} was moved by the {e.by}: repositioned, no penalty (R15)")
-            elif e.type == EventType.DISTURBED and e.by == "non_striker" and not self.non_striker_penalty:
+            elif e.type == EventType.DISTURBED and e.by == "non_striker":
                 out.append(e.ball)
-                s.notes.append(f"the {e.ball} was moved by the non-striker: repositioned")
+                s.notes.append(f"the {e.ball} was moved by the non-striker: repositioned (R14(h), R15)")
         return out
 
     def _balls_to_spot(self, s: _Stroke) -> list[str]:

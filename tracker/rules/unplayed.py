@@ -39,6 +39,7 @@ class UnplayedRules:
     options: Any
     foul_options: tuple[str, ...]
     in_hand_after_foul: str | None
+    non_striker_penalty: bool
 
     # ------------------------------------------------------------------ records with no stroke
     def _unchanged(self, st: FrameState, shot: Shot, respots: tuple[Respot, ...], notes: list[str],
@@ -56,14 +57,41 @@ class UnplayedRules:
         fouls = self._fouls_before_stroke(s)
         put_back = [e.ball for e in s.shot.events
                     if e.type in (EventType.LIP_DROP, EventType.DISTURBED, EventType.POT)
-                    and not (e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"))]
-        s.notes.extend(f"the {b} moved between strokes: put back, no penalty (R9(a), R15)"
+                    and not (e.type == EventType.DISTURBED and e.by == "striker")]
+        s.notes.extend(f"the {b} moved between strokes: put back (R9(a), R14(h), R15)"
                        for b in put_back)
         respots = self._respot([], None, put_back, s.pre)
+        nonstriker = [self._non_striker_foul(s, e.ball) for e in s.facts.disturbed
+                      if e.by == "non_striker" and self.non_striker_penalty]
+        if nonstriker and not fouls:
+            return self._non_striker_foul_between_strokes(s, nonstriker, respots)
+        if nonstriker:  # both: the non-striker's penalty first, then the striker's foul
+            s.st = self._with_non_striker_penalty(s, nonstriker)
         if not fouls:
             s.notes.append("no stroke was made")
             return self._put_back_between_strokes(s, respots)
         return self._foul_before_stroke(s, fouls, respots)
+
+    def _with_non_striker_penalty(self, s: _Stroke, fouls: list[Foul]) -> FrameState:
+        """The striker's score with the non-striker's penalty (R2(b)(ii), R14(h))."""
+        pen = max(f.penalty for f in fouls)
+        scores = list(s.st.scores)
+        scores[s.st.striker] += pen
+        s.notes.append(f"non-striker's foul: {fouls[0].message}; {pen} to the striker, order of "
+                       "play unchanged (R14(h))")
+        return replace(s.st, scores=(scores[0], scores[1]))
+
+    def _non_striker_foul_between_strokes(self, s: _Stroke, fouls: list[Foul],
+                                          respots: tuple[Respot, ...]) -> tuple[Decision, FrameState]:
+        """The non-striker touched a ball between strokes: the penalty goes to the striker,
+        who stays at the table with what he had (options, free ball); the ball is put back."""
+        st = s.st
+        nxt = self._with_non_striker_penalty(s, fouls)
+        pen = max(f.penalty for f in fouls)
+        out = Outcome(fouls=tuple(fouls), penalty=pen, points={st.striker: pen}, respots=respots,
+                      options=st.pending.options if st.pending else (), free_ball=st.free_ball,
+                      nominated=s.ctx.nominated, notes=tuple(s.notes), review=tuple(s.review))
+        return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
     def _put_back_between_strokes(self, s: _Stroke, respots: tuple[Respot, ...]
                                   ) -> tuple[Decision, FrameState]:
@@ -95,7 +123,7 @@ class UnplayedRules:
         out = []
         k = FOULS["foul_before_stroke"]
         for e in s.shot.events:
-            if e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"):
+            if e.type == EventType.DISTURBED and e.by == "striker":
                 pen = self._penalty_of(k, s.ctx.v_on, (self.balls.value(e.ball),))
                 out.append(Foul(k.code, self._rule_of(k), k.digest, k.message.format(ball=e.ball),
                                 pen, (e.ball,)))
