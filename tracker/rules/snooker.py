@@ -1052,6 +1052,10 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 return None
             if shot.free_ball not in st.on_table:
                 raise RuleError(f"shot {shot.shot}: the free ball {shot.free_ball} is not on the table")
+            if shot.free_ball in self.balls_on_for_turn(st.on_table, st.phase, st.seq_colour):
+                review.append(f"the free ball nominated, the {shot.free_ball}, is a ball on: played "
+                              "as the ball on (S2 R13: a free ball is another ball nominated as on)")
+                return None
             return shot.free_ball
         if st.free_ball:
             notes.append("free ball available, none nominated: playing the ball on")

@@ -158,6 +158,7 @@ class UnplayedRules:
                       last_red_colour=st.last_red_colour if st.replaced else False, striker=striker,
                       turn=turn, free_ball=False, miss=miss_state, replaced=False,
                       last_colour_scored=None)
+        nxt = self._cue_ball_after_foul_before_stroke(s, nxt)
         fb, eff = self._free_ball_test(nxt, s.notes)
         nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, self._snapshot(s),
                                                              fb, st.turn))
@@ -169,6 +170,20 @@ class UnplayedRules:
                       nominated=s.ctx.nominated, free_ball_nominated=s.ctx.fb, break_points=0,
                       notes=(*s.notes, *end_notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
+
+    def _cue_ball_after_foul_before_stroke(self, s: _Stroke, nxt: FrameState) -> FrameState:
+        """S2 R9(b)(ii): a cue ball in hand stays in hand after a foul before the stroke unless
+        it had been placed on the table (the record's ``positions_before`` has it): then it is
+        in play where it lies (C02, 000 commentary). After a Snookerpool foul: in hand
+        anywhere."""
+        if self.in_hand_after_foul is not None:
+            return replace(nxt, cue_in_hand=True, in_hand_area=self.in_hand_after_foul)
+        before = s.shot.positions_before
+        if not (s.st.cue_in_hand and before and self.balls.cue in before):
+            return nxt
+        s.notes.append("the cue ball had been placed on the table: it is in play where it lies "
+                       "(S2 R9(b)(ii))")
+        return replace(nxt, cue_in_hand=False, positions=dict(before))
 
     # ------------------------------------------------------------------ R9(b)
     def _replay_lip_ruling(self, s: _Stroke) -> tuple[Decision, FrameState]:
