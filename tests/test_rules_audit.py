@@ -325,3 +325,25 @@ def test_EB_R16_a_stroke_with_the_other_white_is_a_foul_not_a_miss(tmp_path):
     d = out[-1]
     assert d["foul"] and d["penalty"] == 2 and not d["miss"]
     assert not any("MISS" in n for n in d["notes"])
+
+
+# ------------------------------------------------------------------ out of turn
+def test_R10aiv_S2_R5_singles_player_out_of_turn_commits_a_foul():
+    """003 S3 R10(a)(iv): playing out of turn is a foul (value of the ball on); S2 R5: a
+    non-striker who comes to the table out of turn is the striker for any foul he commits.
+    Before the fix a record naming the player not due was called as the expected striker."""
+    st = state(Phase.RED, reds=6, scores=(10, 0))
+    d, n = decide(st, shot(first="red_01", pots=("red_01",), striker="B"))
+    assert d.player == "B" and d.foul and d.penalty == 4 and d.fouls[0].code == "out_of_turn"
+    assert d.score == {"A": 14, "B": 0} and d.next_striker == "A" and "play_again" in d.options
+    assert any("out of turn" in r for r in d.needs_review)
+
+
+def test_EB_R14_billiards_player_out_of_turn_commits_a_foul():
+    """002 EB S3 R14: "playing out of turn" is a foul (2 points)."""
+    r = get_ruleset("english-billiards")
+    st = r.new_frame(("A", "B"), 0)
+    ev = (Event(EventType.STRIKE, 0.0, ("spot",)), Event(EventType.CONTACT, 0.5, ("spot", "red")))
+    d, n = r.decide(st, Shot(shot=1, events=ev, striker="B"))
+    assert d.player == "B" and d.foul and d.penalty == 2 and d.fouls[0].code == "out_of_turn"
+    assert n.striker == 0

@@ -98,6 +98,7 @@ class _Stroke:
     fouls: list[Foul] = field(default_factory=list)
     scoring: list[tuple[str, int]] = field(default_factory=list)
     miss: bool = False
+    out_of_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ class EnglishBilliardsRules:
     def _begin(self, st: FrameState, shot: Shot) -> _Stroke:
         notes: list[str] = []
         review = list(shot.needs_review)
-        st = self._resolve_striker(st, shot, review)
+        st, out_of_turn = self._resolve_striker(st, shot, review)
         struck = next((self.balls.aliases.get(e.balls[0], e.balls[0]) for e in shot.events
                        if e.type == EventType.STRIKE and e.balls), None)
         events = [self._resolve(st, shot, e, struck) for e in shot.events]
@@ -229,7 +230,7 @@ class EnglishBilliardsRules:
         pre = dict(shot.positions_before) if shot.positions_before is not None else (
             dict(st.positions) if st.positions is not None and cue in st.positions else None)
         return _Stroke(st, g, replace(shot, events=tuple(events)), cue, other, facts, pre, notes,
-                       review)
+                       review, out_of_turn=out_of_turn)
 
     def _call_stroke(self, s: _Stroke) -> None:
         """Fouls, then (if none) the scoring and the limits, then the miss."""
@@ -263,6 +264,8 @@ class EnglishBilliardsRules:
         assert strike is not None
         if strike.ball != s.cue:
             out.append(self._foul("wrong_cue_ball", (strike.ball,)))
+        if s.out_of_turn:
+            out.append(self._foul("out_of_turn"))
         out.extend(self._foul("moving_ball", (e.ball,)) for e in s.facts.moving)
         if s.shot.positions_before is not None and "red" in s.st.on_table \
                 and "red" not in s.shot.positions_before:
@@ -618,16 +621,18 @@ class EnglishBilliardsRules:
                       notes=tuple(s.notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
-    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]) -> FrameState:
+    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]) -> tuple[FrameState, bool]:
+        """Who plays: the expected striker, or a player out of turn (True: a foul, EB S3 R14)."""
         name = shot.striker
         if name is None or name in (st.players[st.striker], st.player):
-            return st
+            return st, False
         side = st.side_of(name)
         if side is None:
             raise RuleError(f"shot {shot.shot}: striker {name!r} is not a player of this game")
-        review.append(f"the record names {name} as striker but {st.player} was expected; called "
-                      "as the expected striker")
-        return st
+        review.append(f"{name} played but {st.player} was due: playing out of turn, a foul (EB S3 "
+                      "R14); check the record's striker")
+        turn = st.order.index(name) if name in st.order else st.turn
+        return replace(st, striker=side, turn=turn), True
 
     def _named(self, pos: Mapping[str, Position] | None, shot: Shot) -> dict[str, Position] | None:
         """Positions with the ball names of this set (``spot_white`` -> ``spot``), checked."""

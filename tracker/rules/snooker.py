@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker import balls as B
-from tracker.records.shot import Event, EventType, Shot
+from tracker.records.shot import Event, EventType, InputKind, OperatorInput, Shot
 from tracker.rules import geometry as G
 from tracker.rules.ballset import BallSet, snooker_balls
 from tracker.rules.errors import RuleError
@@ -956,7 +956,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
     def _resolve_striker(self, st: FrameState, shot: Shot, notes: list[str],
                          review: list[str]) -> tuple[FrameState, bool]:
         """Who plays: the expected striker, a play-again request inferred, the lots winner
-        named by the record, or (four-handed) a player out of turn (H14)."""
+        named by the record, or a player out of turn (H14: he is the striker for the foul he
+        commits, S2 R5)."""
         if st.awaiting_lots:
             st = self._lots_from_record(st, shot, review)
         name = shot.striker
@@ -970,13 +971,9 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 and (not st.order or st.order[st.pending.offender_turn] == name or name in st.players):
             notes.append(f"{name} plays again: play-again request inferred (no option input)")
             return self._play_again(st), False
-        if st.order and name in st.order:
-            review.append(f"{name} played but {st.player} was due: playing out of turn (H14, "
-                          "S3 R17(c))")
-            return replace(st, striker=side, turn=st.order.index(name)), True
-        review.append(f"the record names {name} as striker but {st.players[st.striker]} "
-                      "was expected; called as the expected striker")
-        return st, False
+        review.append(f"{name} played but {st.player} was due: playing out of turn (R10(a)(iv), "
+                      "S2 R5, S3 R17(c)); check the record's striker")
+        return self._set_striker(st, OperatorInput(InputKind.STRIKER, player=name), "striker"), True
 
     def _resolve_events(self, st: FrameState, shot: Shot) -> list[Event]:
         """Check every ball named exists and is on the table; map generic ``red`` ids."""
