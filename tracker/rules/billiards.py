@@ -34,7 +34,7 @@ from tracker.rules.fouls import FOULS
 from tracker.rules.options import RuleOptions
 from tracker.rules.outcome import InputResult, Outcome, build_decision, input_result
 from tracker.rules.state import Decision, Foul, FrameState, PendingFoul, Phase, Position, Respot
-from tracker.rules.stroke import StrokeFacts, read_stroke
+from tracker.rules.stroke import StrokeFacts, illegal_jumps, read_stroke, record_warnings
 
 #: Every foul costs this, and no more in one stroke (EB S3 R15); so does a miss (R16).
 FOUL_POINTS = 2
@@ -98,6 +98,7 @@ class _Stroke:
     fouls: list[Foul] = field(default_factory=list)
     scoring: list[tuple[str, int]] = field(default_factory=list)
     miss: bool = False
+    out_of_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -215,7 +216,7 @@ class EnglishBilliardsRules:
     def _begin(self, st: FrameState, shot: Shot) -> _Stroke:
         notes: list[str] = []
         review = list(shot.needs_review)
-        st = self._resolve_striker(st, shot, review)
+        st, out_of_turn = self._resolve_striker(st, shot, review)
         struck = next((self.balls.aliases.get(e.balls[0], e.balls[0]) for e in shot.events
                        if e.type == EventType.STRIKE and e.balls), None)
         events = [self._resolve(st, shot, e, struck) for e in shot.events]
@@ -225,10 +226,11 @@ class EnglishBilliardsRules:
         cue = g.cue_of[st.striker]
         other = g.cue_of[1 - st.striker]
         facts = read_stroke(events, cue, self.options.simultaneous_s, self.options.hanging_ball_s)
+        review.extend(record_warnings(facts))
         pre = dict(shot.positions_before) if shot.positions_before is not None else (
             dict(st.positions) if st.positions is not None and cue in st.positions else None)
         return _Stroke(st, g, replace(shot, events=tuple(events)), cue, other, facts, pre, notes,
-                       review)
+                       review, out_of_turn=out_of_turn)
 
     def _call_stroke(self, s: _Stroke) -> None:
         """Fouls, then (if none) the scoring and the limits, then the miss."""
@@ -239,7 +241,7 @@ class EnglishBilliardsRules:
         for find in (self._fouls_at_strike, self._fouls_in_hand, self._fouls_in_play,
                      self._fouls_entered):
             s.fouls.extend(find(s))
-        if not s.facts.cue_contacts:
+        if not s.facts.cue_contacts and s.facts.strike.ball == s.cue:  # type: ignore[union-attr]
             self._miss_or_coup(s)
         if not s.fouls:
             s.scoring = self.scoring(s.facts, s.cue, s.st.on_table)
@@ -263,6 +265,8 @@ class EnglishBilliardsRules:
         assert strike is not None
         if strike.ball != s.cue:
             out.append(self._foul("wrong_cue_ball", (strike.ball,)))
+        if s.out_of_turn:
+            out.append(self._foul("out_of_turn"))
         out.extend(self._foul("moving_ball", (e.ball,)) for e in s.facts.moving)
         if s.shot.positions_before is not None and "red" in s.st.on_table \
                 and "red" not in s.shot.positions_before:
@@ -289,8 +293,7 @@ class EnglishBilliardsRules:
         """EB S3 R14: push, jump before the first contact, a ball forced off, a ball touched."""
         f = s.facts
         out = [self._foul("push_stroke", (e.ball,)) for e in f.pushes]
-        out += [self._foul("jump_shot", (e.ball,)) for e in f.jumps
-                if f.first_t is None or e.t <= f.first_t]
+        out += [self._foul("jump_shot", (e.ball,)) for e in illegal_jumps(f)]
         out += [self._foul("forced_off", (b,)) for b in f.off]
         out += [self._foul("ball_disturbed", (e.ball,)) for e in f.disturbed if e.by == "striker"]
         return out
@@ -455,6 +458,7 @@ class EnglishBilliardsRules:
         """EB S3 R11, R12: a ball that dropped late or fell untouched, or was moved by anyone
         but the striker, goes back where it was."""
         out = [b for b, _ in s.facts.late_drops] + [e.ball for e in s.facts.lip_drops]
+        out += [e.ball for e in s.facts.early if e.type == EventType.POT]
         out += [e.ball for e in s.facts.disturbed if e.by != "striker"]
         for b in out:
             s.notes.append(f"the {b} is put back where it was (EB S3 R11, R12)")
@@ -618,16 +622,18 @@ class EnglishBilliardsRules:
                       notes=tuple(s.notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
-    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]) -> FrameState:
+    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]) -> tuple[FrameState, bool]:
+        """Who plays: the expected striker, or a player out of turn (True: a foul, EB S3 R14)."""
         name = shot.striker
         if name is None or name in (st.players[st.striker], st.player):
-            return st
+            return st, False
         side = st.side_of(name)
         if side is None:
             raise RuleError(f"shot {shot.shot}: striker {name!r} is not a player of this game")
-        review.append(f"the record names {name} as striker but {st.player} was expected; called "
-                      "as the expected striker")
-        return st
+        review.append(f"{name} played but {st.player} was due: playing out of turn, a foul (EB S3 "
+                      "R14); check the record's striker")
+        turn = st.order.index(name) if name in st.order else st.turn
+        return replace(st, striker=side, turn=turn), True
 
     def _named(self, pos: Mapping[str, Position] | None, shot: Shot) -> dict[str, Position] | None:
         """Positions with the ball names of this set (``spot_white`` -> ``spot``), checked."""

@@ -34,6 +34,9 @@ class InputRules:
         """Apply an operator input between strokes."""
         if st.frame_over and inp.kind not in (InputKind.AWARD_FRAME, InputKind.STALEMATE):
             return self._refuse(inp, st, "the frame is over")
+        if st.awaiting_lots and inp.kind not in (InputKind.LOTS, InputKind.AWARD_FRAME):
+            return self._refuse(inp, st, "the scores are level: lots decide who plays the "
+                                f"re-spotted {self.last_ball}; enter a lots input first (R4(b))")  # type: ignore[attr-defined]
         handlers: dict[str, Callable[[FrameState, OperatorInput], Handled]] = {
             InputKind.OPTION: self._input_option, InputKind.CONCEDE: self._input_concede,
             InputKind.CLAIM: self._input_claim, InputKind.AWARD_FRAME: self._input_award,
@@ -54,9 +57,6 @@ class InputRules:
 
     # ------------------------------------------------------------------ after a foul (H4)
     def _input_option(self, st: FrameState, inp: OperatorInput) -> Handled:
-        if st.awaiting_lots:
-            return self._refuse(inp, st, "the scores are level: lots decide who plays the "
-                                "re-spotted black; enter a lots input")
         if st.pending is None:
             return self._refuse(inp, st, "no foul is pending: option ignored")
         if inp.choice not in st.pending.options:
@@ -130,8 +130,7 @@ class InputRules:
     def _input_concede(self, st: FrameState, inp: OperatorInput) -> Handled:
         """S4 R5: only the striker concedes; flagged when snookers were not required; under
         aggregate scoring the other side gets the value of the balls left."""
-        who = st.side_of(inp.player) if inp.player else None
-        who = st.striker if who is None else who
+        who = self._side_named(st, inp, "concede")
         if self.concede_striker_only and who != st.striker:
             return self._refuse(inp, st, "only the striker may concede, during his turn (S4 R5(a))")
         scores = list(st.scores)
@@ -147,11 +146,28 @@ class InputRules:
                       phase=Phase.OVER, end_reason="conceded", pending=None, awaiting_lots=False)
         return self._accept(inp, nxt, f"{st.players[who]} concedes", notes)
 
+    @staticmethod
+    def _side_named(st: FrameState, inp: OperatorInput, kind: str) -> int:
+        """The side of the input's ``player`` (the striker when none is named).
+
+        Raises:
+            RuleError: the name is not a player of this frame.
+        """
+        if not inp.player:
+            return st.striker
+        side = st.side_of(inp.player)
+        if side is None:
+            raise RuleError(f"{kind}: {inp.player!r} is not a player of this frame "
+                            f"({', '.join(st.order or st.players)})")
+        return side
+
     def _input_claim(self, st: FrameState, inp: OperatorInput) -> Handled:
         """S2 R1(b): only the black left, aggregate scoring not in use, the striker more than
         7 ahead."""
         if not self.claim_rule:
             return self._refuse(inp, st, f"no claims in {self.name}")
+        if self._side_named(st, inp, "claim") != st.striker:
+            return self._refuse(inp, st, "only the striker may claim the frame (S2 R1(b))")
         if st.context.aggregate:
             return self._refuse(inp, st, "no claim under aggregate scoring (S2 R1(b))")
         lead = st.scores[st.striker] - st.scores[1 - st.striker]
@@ -197,6 +213,9 @@ class InputRules:
         next in the order)."""
         if st.phase != Phase.RESPOTTED_BLACK:
             return self._refuse(inp, st, "lots are drawn only for a re-spotted black")
+        if not st.awaiting_lots:
+            return self._refuse(inp, st, f"lots were already drawn: {st.player} is to play (a "
+                                "striker input corrects who plays)")
         nxt = self._set_striker(st, inp, "lots")
         return self._accept(inp, nxt, f"{nxt.player} to play the re-spotted {self.last_ball} from "  # type: ignore[attr-defined]
                             "in-hand")

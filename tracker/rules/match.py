@@ -50,6 +50,7 @@ class Match:
     history: list[dict[str, Any]] = field(default_factory=list)
     game_awarded: str | None = None
     _counted_frames: set[int] = field(default_factory=set)
+    _foul_after_first: bool = False
 
     # ------------------------------------------------------------------ the result
     @property
@@ -78,15 +79,19 @@ class Match:
 
     # ------------------------------------------------------------------ frames
     def start_frame(self, rec: FrameStart) -> dict[str, Any]:
-        """Begin a frame."""
-        if self.state is not None and not self.state.frame_over:
-            raise RuleError(f"frame {rec.frame} starts before frame {self.state.frame} has ended; "
-                            "add its concession or award, or remove the unfinished frame")
+        """Begin a frame (or restart one started by the wrong player, S3 R3(d)(i))."""
+        restart = self._check_frame_ended(rec)
+        if restart:
+            self.frames_started -= 1
         self._set_up_match(rec)
         assert self.players is not None
         if self.match_over:
             raise RuleError(f"frame {rec.frame} starts after the match is over")
         breaker, notes = self._breaker(rec)
+        if restart:
+            notes.insert(0, f"frame {rec.frame} restarted without penalty: it was started by the "
+                         "wrong player and no foul followed its first stroke (S3 R3(d)(i))")
+        self._foul_after_first = False
         self.rules = self._ruleset(rec)
         order = self._order(rec, breaker)
         state = self.rules.new_frame(self.players, breaker, rec.positions, rec.frame)
@@ -104,6 +109,30 @@ class Match:
             out["aggregate"] = dict(self.totals)
         self.history.append(out)
         return out
+
+    def _check_frame_ended(self, rec: FrameStart) -> bool:
+        """A frame_start while a frame is in play: a restart (True) when the frame has the
+        same number and may be restarted (S3 R3(d)(i)).
+
+        Raises:
+            RuleError: the frame in play has not ended and may not be restarted.
+        """
+        st = self.state
+        if st is None or st.frame_over:
+            return False
+        if rec.frame != st.frame:
+            raise RuleError(f"frame {rec.frame} starts before frame {st.frame} has ended; add its "
+                            "concession or award, or remove the unfinished frame")
+        wrong = st.context.rotation_breaker is not None and st.breaker != st.context.rotation_breaker
+        if not wrong:
+            raise RuleError(f"frame {rec.frame} is in play and was started by the right player: it "
+                            "is not restarted (S3 R3(d)); a stalemate input re-racks it (S3 R16)")
+        if st.shots > 1 or self._foul_after_first:
+            raise RuleError(f"frame {rec.frame} was started by the wrong player but "
+                            + ("another stroke has been played" if st.shots > 1 else
+                               "a foul followed its first stroke")
+                            + ": it continues and the next frame resumes the order (S3 R3(d)(ii))")
+        return True
 
     def _set_up_match(self, rec: FrameStart) -> None:
         """The first frame_start fixes the players, the length, the scoring and the sides."""
@@ -211,7 +240,9 @@ class Match:
             raise RuleError("the log must begin with a frame_start record")
         out: list[dict[str, Any]] = []
         if isinstance(rec, Shot):
+            strokes_before = self.state.shots
             dec, self.state = self.rules.decide(self.state, rec)
+            self._foul_after_first = self._foul_after_first or (dec.foul and strokes_before >= 1)
             out.append(dec.to_dict())
         elif isinstance(rec, OperatorInput) and rec.kind == InputKind.AWARD_GAME:
             out.append(self._award_game(rec))
@@ -249,6 +280,8 @@ class Match:
         frames needed to finish the game; under aggregate scoring each unplayed frame counts
         147 to the other side."""
         assert self.state is not None and self.rules is not None and self.players is not None
+        if self.match_over:
+            return input_result("award_game", False, "the match is over", self.state).to_dict()
         side = self._side_of_name(rec.player or "")
         if side is None:
             raise RuleError(f"award_game: {rec.player!r} is not a player of this match")

@@ -8,6 +8,19 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
+#: The values a threshold option may take (a frame_start outside them is an error): penalties
+#: are 4 to 7 (S3 R10); a limit on consecutive hazards or cannons allows at least one.
+RANGES: dict[str, tuple[float, float]] = {
+    "hanging_ball_s": (0.0, 60.0),
+    "undetermined_on_penalty": (4, 7),
+    "touching_gap_mm": (0.0, 10.0),
+    "in_hand_tolerance_mm": (0.0, 50.0),
+    "simultaneous_s": (0.0, 0.1),
+    "review_confidence": (0.0, 1.0),
+    "hazard_limit": (1, 1000),
+    "cannon_limit": (1, 1000),
+}
+
 
 @dataclass(frozen=True)
 class RuleOptions:
@@ -86,6 +99,9 @@ class RuleOptions:
             if f.name in data and not _type_ok(data[f.name], getattr(cls(), f.name), f.name):
                 raise ValueError(f"rule option {f.name} has the wrong type "
                                  f"({type(data[f.name]).__name__}: {data[f.name]!r})")
+        for name, (lo, hi) in RANGES.items():
+            if name in data and not lo <= data[name] <= hi:
+                raise ValueError(f"rule option {name} is {data[name]!r}; it must be from {lo} to {hi}")
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:

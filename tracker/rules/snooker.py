@@ -23,7 +23,7 @@ from typing import ClassVar
 
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker import balls as B
-from tracker.records.shot import Event, EventType, Shot
+from tracker.records.shot import Event, EventType, InputKind, OperatorInput, Shot
 from tracker.rules import geometry as G
 from tracker.rules.ballset import BallSet, snooker_balls
 from tracker.rules.errors import RuleError
@@ -45,7 +45,14 @@ from tracker.rules.state import (
     Respot,
     Snapshot,
 )
-from tracker.rules.stroke import StrokeFacts, cue_contacts, first_group, read_stroke
+from tracker.rules.stroke import (
+    StrokeFacts,
+    cue_contacts,
+    first_group,
+    illegal_jumps,
+    read_stroke,
+    record_warnings,
+)
 from tracker.rules.unplayed import UnplayedRules, _merged
 from tracker.words import balls_words
 
@@ -91,7 +98,8 @@ class _Stroke:
     inputs are never changed).
 
     Attributes:
-        st: the state before the stroke (striker resolved); ``shot`` the record.
+        st: the state before the stroke (striker resolved); ``shot`` the record, its events'
+            ball names resolved (a generic ``red`` is a red on the table).
         pre: positions at the strike, or None.
         ctx: the ball on; ``facts`` the stroke's events sorted by kind.
         first, deemed: the first-contact set and whether it is a touching ball (C38).
@@ -368,12 +376,21 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         touching = G.touching_balls(pos[cue], _objects(pos), self.table, self.options.touching_gap_mm)
         if not touching:
             return (), None
-        on = set(self.balls_on_for_turn(st.on_table, st.phase, st.seq_colour))
-        if st.phase == Phase.COLOUR_CHOICE:
-            on = set(self.colours_on(st.on_table))
-        named = [b for b in touching if b in on] or list(touching)
+        named = [b for b in touching if b in self._could_be_on_next(st)]
+        if not named:  # R8(d): the referee answers only if asked
+            return touching, (f"the cue ball touches the {' and '.join(touching)}, not on: play "
+                              "away without moving it and hit a ball on first (R8(d))")
         declare = "; DECLARE the colour" if st.phase == Phase.COLOUR_CHOICE else ""
         return touching, "TOUCHING BALL: " + ", ".join(named) + declare
+
+    def _could_be_on_next(self, st: FrameState) -> set[str]:
+        """R8(a): the balls that are, or could be, on for the next stroke (every ball with a
+        free ball to nominate; every colour after a red)."""
+        if st.free_ball:
+            return set(st.on_table)
+        if st.phase == Phase.COLOUR_CHOICE:
+            return set(self.colours_on(st.on_table))
+        return set(self.balls_on_for_turn(st.on_table, st.phase, st.seq_colour))
 
     # ------------------------------------------------------------------ the stroke
     def decide(self, st: FrameState, shot: Shot) -> tuple[Decision, FrameState]:
@@ -411,7 +428,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         ctx = self._context(st, shot, events, pre, notes, review)
         facts = read_stroke(events, self.balls.cue, self.options.simultaneous_s,
                             self.options.hanging_ball_s)
-        s = _Stroke(st, shot, pre, ctx, facts, notes, review)
+        review.extend(record_warnings(facts))
+        s = _Stroke(st, replace(shot, events=tuple(events)), pre, ctx, facts, notes, review)
         self._check_touching_change(s)
         return s
 
@@ -528,13 +546,28 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             out.append(self._foul(s, "no_contact"))
         elif not self._first_ok(s.first, s.ctx):
             out.append(self._first_contact_foul(s))
+            out.extend(self._foul_free_ball_undeclared(s))
         out.extend(self._foul(s, "push_stroke", (e.ball,)) for e in s.facts.pushes)
-        for e in s.facts.jumps if self.jump_rule else ():
-            if first_t is None or e.t <= first_t:
-                out.append(self._foul(s, "jump_shot", (e.ball,)))
-            else:
-                s.notes.append(f"cue ball jumped the {e.ball} after a lawful first contact: no foul")
+        out.extend(self._foul(s, "jump_shot", (e.ball,)) for e in self._jump_shots(s, first_t))
         return out
+
+    def _jump_shots(self, s: _Stroke, first_t: float | None) -> tuple[Event, ...]:
+        """C16 / S2 R20: the jumps that are jump shots; the others are noted."""
+        if not self.jump_rule:
+            return ()
+        fouls = illegal_jumps(s.facts, s.first, first_t)
+        s.notes.extend(f"cue ball jumped the {e.ball} after a lawful first contact: no foul (S2 R20)"
+                       for e in s.facts.jumps if e not in fouls)
+        return fouls
+
+    def _foul_free_ball_undeclared(self, s: _Stroke) -> list[Foul]:
+        """R10(d)(v), C24 / H2: a free ball was awarded and the cue ball first hit a ball not on
+        with none nominated: he failed to declare the ball he was on when snookered (7)."""
+        if not (self.free_ball_rule and s.st.free_ball and s.ctx.fb is None):
+            return []
+        s.review.append("free ball awarded, none nominated, and a ball not on hit first: 7 for "
+                        "failing to declare (R10(d)(v)); enter the free ball if one was nominated")
+        return [self._foul(s, "free_ball_not_declared")]
 
     def _first_contact_foul(self, s: _Stroke) -> Foul:
         first, fb = s.first, s.ctx.fb
@@ -566,13 +599,18 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             if e.by == "striker":
                 out.append(self._foul(s, "ball_disturbed", (e.ball,)))
             elif e.by == "non_striker" and self.non_striker_penalty:
-                k = FOULS["ball_disturbed"]
-                pen = penalty(k.group, s.ctx.v_on, (self._concern_value(e.ball, s.ctx),))
-                s.nonstriker.append(Foul("ball_disturbed", k.rule, k.digest,
-                                         "the non-striker moved the " + e.ball, pen, (e.ball,)))
+                s.nonstriker.append(self._non_striker_foul(s, e.ball))
             elif e.by == "table":
                 s.notes.append(f"the {e.ball} moved by itself (table): no foul (R15(a))")
         return out
+
+    def _non_striker_foul(self, s: _Stroke, ball: str) -> Foul:
+        """R2(b)(ii), R14(h), S2 R5: the non-striker who touches a ball is penalised as if he
+        were the striker (the penalty goes to the striker; the order of play is unchanged)."""
+        k = FOULS["ball_disturbed"]
+        pen = self._penalty_of(k, s.ctx.v_on, (self._concern_value(ball, s.ctx),))
+        return Foul(k.code, "S3 R2(b)(ii), R14(h), R10(b)(vi)", k.digest,
+                    f"the non-striker moved the {ball}", pen, (ball,))
 
     def _fouls_entered(self, s: _Stroke) -> list[Foul]:
         """Fouls the referee saw and entered (digest section 3)."""
@@ -589,8 +627,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return []
         fb, nominated = s.ctx.fb, s.ctx.nominated
         if fb and self.free_ball_rule and (s.points == 0 or self.options.free_ball_snooker_after_pot):
-            others = {b for b in self._on_after_pots(s) if b != fb}
-            if not others <= {"pink", "black"} and self._snookered_behind(s, post, fb):
+            remaining = self._on_after_pots(s) | {fb}  # a potted free ball is re-spotted
+            if not remaining <= {"pink", "black"} and self._snookered_behind(s, post, fb):
                 return [self._foul(s, "snooker_behind_free_ball", label=fb)]
         if self.no_snooker_behind_nominated and nominated and s.points == 0 \
                 and self._snookered_behind(s, post, nominated):
@@ -710,7 +748,16 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         than the players, put back where they were (in event order)."""
         out: list[str] = []
         late = dict(s.facts.late_drops)
+        for e in s.facts.early:
+            if e.type == EventType.POT:
+                out.append(e.ball)
+                s.notes.append(f"the {e.ball} dropped before the strike: not part of the stroke, "
+                               "put back (R9(a))")
+                s.review.append(f"a pot of the {e.ball} is recorded before the strike: check the "
+                                "record's times")
         for e in s.shot.events:
+            if e.type == EventType.POT and e.t < s.facts.t0:
+                continue  # dropped before the strike: above
             if e.type == EventType.POT and e.ball in late and e.rest_s == late[e.ball]:
                 out.append(e.ball)
                 s.notes.append(f"the {e.ball} fell {e.rest_s:.1f} s after stopping on the lip: "
@@ -726,9 +773,9 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             elif e.type == EventType.DISTURBED and e.by in PUT_BACK_BY:
                 out.append(e.ball)
                 s.notes.append(f"the {e.ball} was moved by the {e.by}: repositioned, no penalty (R15)")
-            elif e.type == EventType.DISTURBED and e.by == "non_striker" and not self.non_striker_penalty:
+            elif e.type == EventType.DISTURBED and e.by == "non_striker":
                 out.append(e.ball)
-                s.notes.append(f"the {e.ball} was moved by the non-striker: repositioned")
+                s.notes.append(f"the {e.ball} was moved by the non-striker: repositioned (R14(h), R15)")
         return out
 
     def _balls_to_spot(self, s: _Stroke) -> list[str]:
@@ -835,15 +882,21 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         scored that has to be re-spotted before the next stroke)."""
         st, ctx = s.st, s.ctx
         if st.phase == Phase.RED:
-            return Phase.COLOUR_CHOICE, None, not self.reds(on_after), None
+            return Phase.COLOUR_CHOICE, None, not self.reds(on_after), self._free_ball_scored(s, 1)
         if st.phase == Phase.COLOUR_CHOICE:
             phase, seq = self.start_of_turn(on_after)
             return phase, seq, False, (ctx.nominated, s.points, st.striker, False)  # type: ignore[return-value]
         if st.phase == Phase.SEQ:
             phase, seq = self.start_of_turn(on_after)
-            fb_scored = (ctx.fb, 0, st.striker, True) if ctx.fb and ctx.fb in s.facts.potted else None
-            return phase, seq, False, fb_scored
+            alone = st.seq_colour not in s.facts.potted
+            return phase, seq, False, self._free_ball_scored(s, s.points if alone else 0)
         return Phase.OVER, None, False, None  # the re-spotted black potted
+
+    def _free_ball_scored(self, s: _Stroke, points: int) -> tuple[str, int, int, bool] | None:
+        """A potted free ball to be re-spotted before the next stroke, with the points it
+        scored (R3(g)(iv): not scored if the next stroke is played first; R10(a)(i))."""
+        fb = s.ctx.fb
+        return (fb, points, s.st.striker, True) if fb and fb in s.facts.potted else None
 
     def _after_foul(self, s: _Stroke, t: _Table) -> tuple[Decision, FrameState]:
         """A foul: penalty, the incoming player's options, free ball, foul and a miss (C27)."""
@@ -907,7 +960,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
     def _resolve_striker(self, st: FrameState, shot: Shot, notes: list[str],
                          review: list[str]) -> tuple[FrameState, bool]:
         """Who plays: the expected striker, a play-again request inferred, the lots winner
-        named by the record, or (four-handed) a player out of turn (H14)."""
+        named by the record, or a player out of turn (H14: he is the striker for the foul he
+        commits, S2 R5)."""
         if st.awaiting_lots:
             st = self._lots_from_record(st, shot, review)
         name = shot.striker
@@ -921,13 +975,9 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 and (not st.order or st.order[st.pending.offender_turn] == name or name in st.players):
             notes.append(f"{name} plays again: play-again request inferred (no option input)")
             return self._play_again(st), False
-        if st.order and name in st.order:
-            review.append(f"{name} played but {st.player} was due: playing out of turn (H14, "
-                          "S3 R17(c))")
-            return replace(st, striker=side, turn=st.order.index(name)), True
-        review.append(f"the record names {name} as striker but {st.players[st.striker]} "
-                      "was expected; called as the expected striker")
-        return st, False
+        review.append(f"{name} played but {st.player} was due: playing out of turn (R10(a)(iv), "
+                      "S2 R5, S3 R17(c)); check the record's striker")
+        return self._set_striker(st, OperatorInput(InputKind.STRIKER, player=name), "striker"), True
 
     def _resolve_events(self, st: FrameState, shot: Shot) -> list[Event]:
         """Check every ball named exists and is on the table; map generic ``red`` ids."""
@@ -1003,6 +1053,10 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 return None
             if shot.free_ball not in st.on_table:
                 raise RuleError(f"shot {shot.shot}: the free ball {shot.free_ball} is not on the table")
+            if shot.free_ball in self.balls_on_for_turn(st.on_table, st.phase, st.seq_colour):
+                review.append(f"the free ball nominated, the {shot.free_ball}, is a ball on: played "
+                              "as the ball on (S2 R13: a free ball is another ball nominated as on)")
+                return None
             return shot.free_ball
         if st.free_ball:
             notes.append("free ball available, none nominated: playing the ball on")

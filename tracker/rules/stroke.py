@@ -36,6 +36,10 @@ class StrokeFacts:
         lip_drops: ``lip_drop`` events (balls that fell from a lip untouched, C41).
         off: balls forced off the table (the cue ball included), in order.
         pushes, jumps, moving, disturbed: the events of those kinds.
+        cue_cushions: the cue ball's cushion contacts after the strike.
+        early: pots and ball contacts recorded before the strike (not part of the stroke).
+        strikes: every strike event (more than one: two strokes in one record, or a double
+            hit).
     """
 
     cue: str
@@ -53,6 +57,9 @@ class StrokeFacts:
     jumps: tuple[Event, ...]
     moving: tuple[Event, ...]
     disturbed: tuple[Event, ...]
+    cue_cushions: tuple[Event, ...] = ()
+    early: tuple[Event, ...] = ()
+    strikes: tuple[Event, ...] = ()
 
     @property
     def cue_gone(self) -> bool:
@@ -91,7 +98,9 @@ def read_stroke(events: Sequence[Event], cue: str, simultaneous_s: float,
     strike = next((e for e in events if e.type == EventType.STRIKE), None)
     t0 = strike.t if strike else -math.inf
     contacts = cue_contacts(events, cue, t0)
-    pots = _of(events, EventType.POT)
+    early = tuple(e for e in events if e.type in (EventType.POT, EventType.CONTACT)
+                  and e.t < t0 - STRIKE_EPS_S)
+    pots = tuple(e for e in _of(events, EventType.POT) if e not in early)
     in_time = [e for e in pots if e.rest_s <= hanging_ball_s]
     return StrokeFacts(
         cue=cue,
@@ -109,4 +118,43 @@ def read_stroke(events: Sequence[Event], cue: str, simultaneous_s: float,
         jumps=_of(events, EventType.JUMP),
         moving=_of(events, EventType.MOVING_AT_STRIKE),
         disturbed=_of(events, EventType.DISTURBED),
+        cue_cushions=tuple(e for e in _of(events, EventType.CUSHION) if cue in e.balls
+                           and e.t >= t0 - STRIKE_EPS_S),
+        early=early,
+        strikes=_of(events, EventType.STRIKE),
     )
+
+
+def illegal_jumps(f: StrokeFacts, first: frozenset[str] | None = None,
+                  first_t: float | None = None) -> tuple[Event, ...]:
+    """The jumps that make a jump shot (S2 R20; billiards EB S2 R20): over any ball before
+    the first contact, or over the ball first hit (it landed beyond it) unless the cue ball met
+    a cushion or another ball in between (R20(c)). A jump over another ball after the first
+    contact is not one (R20(a)). ``first``/``first_t``: the first contact when it is not the
+    recorded one (a touching ball deemed hit at the strike); default the recorded one."""
+    if first is None:
+        first, first_t = f.first, f.first_t
+    if first_t is None:
+        return f.jumps
+    return tuple(e for e in f.jumps if e.t <= first_t
+                 or (e.ball in first and not _rebounded_between(f, first_t, e.t)))
+
+
+def _rebounded_between(f: StrokeFacts, t_a: float, t_b: float) -> bool:
+    """The cue ball met a cushion or another ball after ``t_a`` and before ``t_b``."""
+    return any(t_a < e.t < t_b for e in (*f.cue_cushions, *f.cue_contacts))
+
+
+def record_warnings(f: StrokeFacts) -> list[str]:
+    """What in a stroke's record the referee should check: a second strike (a double hit,
+    S3 R10(a)(ii), or two strokes in one record), ball contacts recorded before the strike
+    (ignored: not part of the stroke)."""
+    out = []
+    if len(f.strikes) > 1:
+        times = ", ".join(f"{e.t:g} s" for e in f.strikes)
+        out.append(f"{len(f.strikes)} strikes in one record ({times}): a double hit (enter the "
+                   "operator foul double_hit) or two strokes (split the record); called as one "
+                   "stroke from the first")
+    out.extend(f"contact of the {' and '.join(e.balls)} at {e.t:g} s, before the strike: ignored"
+               for e in f.early if e.type == EventType.CONTACT)
+    return out

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.records.shot import EventType, Shot
 from tracker.rules import geometry as G
+from tracker.rules.errors import RuleError
 from tracker.rules.fouls import FOULS
 from tracker.rules.outcome import Outcome, build_decision
 from tracker.rules.state import Decision, Foul, FrameState, MissState, PendingFoul, Position, Respot
@@ -38,6 +39,7 @@ class UnplayedRules:
     options: Any
     foul_options: tuple[str, ...]
     in_hand_after_foul: str | None
+    non_striker_penalty: bool
 
     # ------------------------------------------------------------------ records with no stroke
     def _unchanged(self, st: FrameState, shot: Shot, respots: tuple[Respot, ...], notes: list[str],
@@ -53,15 +55,43 @@ class UnplayedRules:
         """A record with no strike: a foul before the stroke (R11(a), C31), or balls that
         moved between strokes (C41, R15, C40)."""
         fouls = self._fouls_before_stroke(s)
-        put_back = [e.ball for e in s.shot.events if e.type in (EventType.LIP_DROP, EventType.DISTURBED)
-                    and not (e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"))]
-        s.notes.extend(f"the {b} moved between strokes: put back, no penalty (R9(a), R15)"
+        put_back = [e.ball for e in s.shot.events
+                    if e.type in (EventType.LIP_DROP, EventType.DISTURBED, EventType.POT)
+                    and not (e.type == EventType.DISTURBED and e.by == "striker")]
+        s.notes.extend(f"the {b} moved between strokes: put back (R9(a), R14(h), R15)"
                        for b in put_back)
         respots = self._respot([], None, put_back, s.pre)
+        nonstriker = [self._non_striker_foul(s, e.ball) for e in s.facts.disturbed
+                      if e.by == "non_striker" and self.non_striker_penalty]
+        if nonstriker and not fouls:
+            return self._non_striker_foul_between_strokes(s, nonstriker, respots)
+        if nonstriker:  # both: the non-striker's penalty first, then the striker's foul
+            s.st = self._with_non_striker_penalty(s, nonstriker)
         if not fouls:
             s.notes.append("no stroke was made")
             return self._put_back_between_strokes(s, respots)
         return self._foul_before_stroke(s, fouls, respots)
+
+    def _with_non_striker_penalty(self, s: _Stroke, fouls: list[Foul]) -> FrameState:
+        """The striker's score with the non-striker's penalty (R2(b)(ii), R14(h))."""
+        pen = max(f.penalty for f in fouls)
+        scores = list(s.st.scores)
+        scores[s.st.striker] += pen
+        s.notes.append(f"non-striker's foul: {fouls[0].message}; {pen} to the striker, order of "
+                       "play unchanged (R14(h))")
+        return replace(s.st, scores=(scores[0], scores[1]))
+
+    def _non_striker_foul_between_strokes(self, s: _Stroke, fouls: list[Foul],
+                                          respots: tuple[Respot, ...]) -> tuple[Decision, FrameState]:
+        """The non-striker touched a ball between strokes: the penalty goes to the striker,
+        who stays at the table with what he had (options, free ball); the ball is put back."""
+        st = s.st
+        nxt = self._with_non_striker_penalty(s, fouls)
+        pen = max(f.penalty for f in fouls)
+        out = Outcome(fouls=tuple(fouls), penalty=pen, points={st.striker: pen}, respots=respots,
+                      options=st.pending.options if st.pending else (), free_ball=st.free_ball,
+                      nominated=s.ctx.nominated, notes=tuple(s.notes), review=tuple(s.review))
+        return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
     def _put_back_between_strokes(self, s: _Stroke, respots: tuple[Respot, ...]
                                   ) -> tuple[Decision, FrameState]:
@@ -93,7 +123,7 @@ class UnplayedRules:
         out = []
         k = FOULS["foul_before_stroke"]
         for e in s.shot.events:
-            if e.type == EventType.DISTURBED and e.by in ("striker", "non_striker"):
+            if e.type == EventType.DISTURBED and e.by == "striker":
                 pen = self._penalty_of(k, s.ctx.v_on, (self.balls.value(e.ball),))
                 out.append(Foul(k.code, self._rule_of(k), k.digest, k.message.format(ball=e.ball),
                                 pen, (e.ball,)))
@@ -128,6 +158,7 @@ class UnplayedRules:
                       last_red_colour=st.last_red_colour if st.replaced else False, striker=striker,
                       turn=turn, free_ball=False, miss=miss_state, replaced=False,
                       last_colour_scored=None)
+        nxt = self._cue_ball_after_foul_before_stroke(s, nxt)
         fb, eff = self._free_ball_test(nxt, s.notes)
         nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, self._snapshot(s),
                                                              fb, st.turn))
@@ -140,6 +171,20 @@ class UnplayedRules:
                       notes=(*s.notes, *end_notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
+    def _cue_ball_after_foul_before_stroke(self, s: _Stroke, nxt: FrameState) -> FrameState:
+        """S2 R9(b)(ii): a cue ball in hand stays in hand after a foul before the stroke unless
+        it had been placed on the table (the record's ``positions_before`` has it): then it is
+        in play where it lies (C02, 000 commentary). After a Snookerpool foul: in hand
+        anywhere."""
+        if self.in_hand_after_foul is not None:
+            return replace(nxt, cue_in_hand=True, in_hand_area=self.in_hand_after_foul)
+        before = s.shot.positions_before
+        if not (s.st.cue_in_hand and before and self.balls.cue in before):
+            return nxt
+        s.notes.append("the cue ball had been placed on the table: it is in play where it lies "
+                       "(S2 R9(b)(ii))")
+        return replace(nxt, cue_in_hand=False, positions=dict(before))
+
     # ------------------------------------------------------------------ R9(b)
     def _replay_lip_ruling(self, s: _Stroke) -> tuple[Decision, FrameState]:
         """R9(b): the referee rules that a ball which fell from the lip would have been hit by
@@ -147,7 +192,8 @@ class UnplayedRules:
         plays again, with a foul the penalty stands and the next player has the usual options
         (no miss: the stroke is void)."""
         st, ball = s.st, s.shot.operator.lip_would_be_hit
-        if not any(e.type == EventType.LIP_DROP and e.ball == ball for e in s.shot.events):
+        assert ball is not None
+        if not self._lip_drop_recorded(s, ball):
             s.review.append(f"the referee ruled on the {ball}, but no lip_drop of it is recorded")
         s.notes.append(f"the {ball} fell from the lip and would have been hit: all balls are "
                        "replaced (R9(b))")
@@ -161,6 +207,19 @@ class UnplayedRules:
                           free_ball_nominated=s.ctx.fb, notes=tuple(s.notes), review=tuple(s.review))
             return build_decision(self, st, s.shot.shot, out, base), base
         return self._replayed_foul(s, base)
+
+    def _lip_drop_recorded(self, s: _Stroke, ball: str) -> bool:
+        """The stroke records ``ball`` falling from a lip (a generic ``red``: any red).
+
+        Raises:
+            RuleError: the ruling names a ball that is not on the table.
+        """
+        generic = ball == self.balls.generic_red
+        if not generic and ball not in s.st.on_table:
+            raise RuleError(f"shot {s.shot.shot}: operator.lip_would_be_hit names the {ball}, which "
+                            "is not on the table")
+        return any(e.type == EventType.LIP_DROP and (e.ball == ball or generic and self.balls.is_red(e.ball))
+                   for e in s.shot.events)
 
     def _replayed_foul(self, s: _Stroke, base: FrameState) -> tuple[Decision, FrameState]:
         """R9(b)(ii): the penalty, the balls replaced, the usual options after a foul."""
