@@ -25,6 +25,9 @@ CLASSES = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black")
 FG_CHROMA = 22
 #: A pixel darker than this fraction of the cloth's lightness is not cloth (the black ball).
 FG_DARK = 0.45
+#: With the learned classifier, a class's cost is this times -log(probability): a detection
+#: below about 4 % for every free class is left unlabelled by :func:`constrained_classes`.
+LEARNED_COST_SCALE = 0.08
 
 
 @dataclass
@@ -165,6 +168,10 @@ class BallDetector:
         #: a circle found inside a bigger blob is a ball only if its colour is within this
         #: squared feature distance of a learned class (a player's hair or shirt has circles too)
         self.cluster_max_cost = 0.15
+        #: the learned crop classifier (:class:`tracker.perception.learned.BallClassifier`)
+        #: that judges each candidate (ball or not, which colour) instead of the colour
+        #: prototypes; None: the colour detector
+        self.classifier = None
 
     def _radius_grid(self, step: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apparent ball radius (full-resolution px) on a grid of image points every ``step``
@@ -351,8 +358,13 @@ class BallDetector:
                 out.append(np.array([sx + x, sy + y]))
         return out
 
-    def detect(self, frame: np.ndarray) -> BallDetections:
-        """Balls in one BGR frame (full resolution)."""
+    def candidates(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where balls may be in one BGR frame, before any colour is judged.
+
+        Returns:
+            (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
+            of touching balls, fg: the non-cloth mask at the working scale).
+        """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
@@ -404,19 +416,52 @@ class BallDetector:
             centres.extend(circles)
             in_cluster.extend([split] * len(circles))
         if not centres:
+            return np.zeros((0, 2)), np.zeros(0, bool), fg
+        return self._refine(frame, np.array(centres) / self.scale), np.array(in_cluster, bool), fg
+
+    def detect(self, frame: np.ndarray) -> BallDetections:
+        """Balls in one BGR frame (full resolution)."""
+        px, in_cluster, fg = self.candidates(frame)
+        if not len(px):
             out = BallDetections.empty()
             out.occupancy = self._occupancy(fg)
             return out
-        px = self._refine(frame, np.array(centres) / self.scale)
+        if self.classifier is not None:
+            return self._detect_learned(frame, px, fg)
         feats = self._colour_features(frame, px)
         keep = self._distinct(px, feats)
         if self.colours_learned:
-            keep &= ~(np.array(in_cluster) & (self._cost(feats).min(1) > self.cluster_max_cost))
+            keep &= ~(in_cluster & (self._cost(feats).min(1) > self.cluster_max_cost))
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
+
+    def _detect_learned(self, frame: np.ndarray, px: np.ndarray, fg: np.ndarray) -> BallDetections:
+        """Detections from the candidates ``px`` (N, 2) judged by the learned classifier: a
+        candidate is a ball when the classifier says so (its "not a ball" share below
+        ``classifier.max_none``), its colour class and probabilities are the classifier's; of
+        two detections closer than 1.2 radii the more ball-like one stays."""
+        p9 = self.classifier.classify(frame, px, self.radius_at(px))
+        none = p9[:, -1]
+        keep = none < self.classifier.max_none
+        px, p9, none = px[keep], p9[keep], none[keep]
+        feats = self._colour_features(frame, px)
+        keep = self._distinct(px, feats, score=-none)
+        px, p9, feats = px[keep], p9[keep], feats[keep]
+        probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
+        out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        out.occupancy = self._occupancy(fg)
+        return out[self.can_hold(out.mm)]
+
+    def class_cost(self, det: BallDetections) -> np.ndarray:
+        """Cost (N, 8) of each detection being each class, on the scale of :meth:`_cost` (for
+        :func:`constrained_classes`): the prototypes' feature distance, or, with the learned
+        classifier, ``-LEARNED_COST_SCALE * log(p)``."""
+        if self.classifier is None:
+            return self._cost(det.feats)
+        return -LEARNED_COST_SCALE * np.log(np.clip(det.probs, 1e-6, 1.0))
 
     def _occupancy(self, fg: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         """``f(mm (M, 2)) -> (M,)``: the share of foreground pixels of ``fg`` (this frame's
@@ -452,16 +497,18 @@ class BallDetector:
                                np.linalg.norm(self.cal.ball_to_table(px + [0.0, 1.0]) - mm, axis=1))
         return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
-    def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2) -> np.ndarray:
+    def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2,
+                  score: np.ndarray | None = None) -> np.ndarray:
         """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
         on screen: a ball lit from above shows a bright top and a dark underside, which a
         cluster split can take for two balls (touching balls stand at least ~1.4 radii apart
-        on screen even one behind the other in a TV view)."""
+        on screen even one behind the other in a TV view). ``score`` (N,): keep the higher
+        instead of the brighter."""
         keep = np.ones(len(px), bool)
         if len(px) < 2:
             return keep
         r = self.radius_at(px)
-        order = np.argsort(-feats[:, 3])  # brightest first
+        order = np.argsort(-(feats[:, 3] if score is None else score))  # brightest first
         for a_i, a in enumerate(order):
             if not keep[a]:
                 continue
@@ -578,6 +625,9 @@ class BallDetector:
                 seen.append((det.feats, prior))
         if not seen:
             return
+        if self.classifier is not None:
+            self._protos_from_classifier(frames)
+            return
         for it in range(iterations):
             sums = np.zeros_like(self.protos)
             counts = np.zeros(len(CLASSES))
@@ -604,6 +654,24 @@ class BallDetector:
             if done:
                 break
 
+    def _protos_from_classifier(self, frames: list[np.ndarray]) -> None:
+        """With the learned classifier the colours need no learning; the prototypes (used by
+        :meth:`find_missing`) become the mean features of each class's balls as the
+        classifier labels them under the game's constraint."""
+        sums = np.zeros_like(self.protos)
+        counts = np.zeros(len(CLASSES))
+        for f in frames:
+            det = self.detect(f)
+            if not len(det):
+                continue
+            cls = constrained_classes(self.class_cost(det))
+            for k in range(len(CLASSES)):
+                sums[k] += det.feats[cls == k].sum(0)
+                counts[k] += (cls == k).sum()
+        self.protos = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None],
+                               self.protos).astype(np.float32)
+        self.colours_learned = True
+
     def _cost(self, feats: np.ndarray, value_weight: float = 1.0) -> np.ndarray:
         """Squared feature distance (N, 8) of each detection to each class prototype, the
         lightness term scaled by ``value_weight``."""
@@ -616,7 +684,7 @@ class BallDetector:
         than the game has) are dropped."""
         det = self.detect(frame)
         if len(det):
-            cls = constrained_classes(self._cost(det.feats))
+            cls = constrained_classes(self.class_cost(det))
             keep = cls >= 0
             det = det[keep]
             det.cls = cls[keep]
