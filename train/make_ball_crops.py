@@ -1,7 +1,7 @@
 """Training data for the learned ball classifier: crops from the synthetic world, rendered with
 wide randomisation, labelled from its exact truth.
 
-    python train/make_ball_crops.py --cameras 160 --frames 12 --seed 0 --out data/ball_crops.npz
+    python train/make_ball_crops.py --cameras 200 --frames 12 --seed 0 --out data/ball_crops.npz
 
 Per random camera (overhead to TV main camera, either end, heights, focal lengths, lens
 distortion, 1080p or 720p) and random appearance (:class:`tracker.synth.render.RenderStyle`:
@@ -45,8 +45,10 @@ log = logging.getLogger("make_ball_crops")
 NONE = LABELS.index("none")
 BALL_IDS = ["white", *[f"red_{i:02d}" for i in range(1, 16)], "yellow", "green", "brown", "blue",
             "pink", "black"]
-#: A candidate within this many radii of a true centre is that ball; beyond NEG_RADII, none.
-POS_RADII, NEG_RADII = 0.45, 1.0
+#: A candidate within this many radii of a true centre is that ball; beyond NEG_RADII of every
+#: ball, none (so the classifier answers "ball" only near a centre: a point half a ball off a
+#: ball is none, which lets the blob search put candidates densely in a pack).
+POS_RADII, NEG_RADII = 0.45, 0.6
 #: Visible share above which a ball counts as seen, below which as hidden (between: left out).
 SEEN, HIDDEN = 0.55, 0.2
 
@@ -129,14 +131,36 @@ def _free(p: np.ndarray, placed: list[np.ndarray], t: TableGeometry, gap: float 
     return all(np.hypot(*(p - q)) >= 2 * r + gap for q in placed)
 
 
+def _separate(pos: dict[str, tuple[float, float]], t: TableGeometry) -> dict[str, tuple[float, float]]:
+    """Push apart balls that overlap (after a nudge), a few rounds."""
+    ids = list(pos)
+    p = np.array([pos[b] for b in ids], float)
+    for _ in range(20):
+        d = p[:, None, :] - p[None, :, :]
+        dist = np.linalg.norm(d, axis=2) + np.eye(len(p)) * 1e9
+        over = np.maximum(0, 2 * t.ball_radius + 0.2 - dist)
+        if not over.any():
+            break
+        p += (d / np.maximum(dist, 1e-6)[..., None] * over[..., None] / 2).sum(1)
+    return {b: (float(x), float(y)) for b, (x, y) in zip(ids, p, strict=True)}
+
+
 def random_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, tuple[float, float]]:
     """Ball id -> (x, y) mm: a random subset of the balls, scattered, in touching clusters, along
     the cushions, on their spots, or the standard rack."""
     from tracker.rules.registry import get_ruleset
 
     r = t.ball_radius
-    if rng.random() < 0.15:
+    if rng.random() < 0.25:
         pos = dict(get_ruleset("snooker", table=t).setup_positions())
+        if rng.random() < 0.6:  # a pack opened a little: reds nudged, some gone
+            for b in [b for b in pos if b.startswith("red")]:
+                if rng.random() < 0.2:
+                    del pos[b]
+                else:
+                    x, y = pos[b]
+                    pos[b] = (x + rng.normal(0, 6), y + rng.normal(0, 6))
+            pos = _separate(pos, t)
         if rng.random() < 0.5:
             pos["white"] = (t.centre_x + rng.uniform(-250, 250), t.baulk_line - rng.uniform(0, 250))
         return pos
@@ -226,7 +250,7 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
     for i in np.nonzero(seen)[0]:
         rr = float(det.radius_at(true_px[i:i + 1])[0])
         for _ in range(1 if ids[i].startswith("red") else 2):
-            pts.append(true_px[i] + rng.normal(0, 0.12 * rr, 2))
+            pts.append(true_px[i] + rng.normal(0, 0.15 * rr, 2))
             labels.append(label_of(ids[i]))
             srcs.append(0)
     # the colour detector's candidates
@@ -258,10 +282,10 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
     zy, zx = np.nonzero(det.pocket_zone.astype(bool))
     if len(zx):
         extra += [np.array([zx[k], zy[k]], float) / det.scale for k in rng.integers(0, len(zx), 3)]
-    for i in rng.permutation(np.nonzero(seen)[0])[:3]:
+    for i in rng.permutation(np.nonzero(seen)[0])[:5]:
         rr = float(det.radius_at(true_px[i:i + 1])[0])
         a = rng.uniform(0, 2 * np.pi)
-        extra.append(true_px[i] + rng.uniform(1.1, 1.6) * rr * np.array([math.cos(a), math.sin(a)]))
+        extra.append(true_px[i] + rng.uniform(0.65, 1.6) * rr * np.array([math.cos(a), math.sin(a)]))
     for p in extra:
         rr = float(det.radius_at(p[None])[0])
         near = np.linalg.norm(true_px[present] - p, axis=1) / rr if ids else np.zeros(0)
@@ -313,7 +337,7 @@ def generate(cameras: int, frames: int, seed: int, table: TableGeometry = STANDA
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--cameras", type=int, default=160)
+    ap.add_argument("--cameras", type=int, default=200)
     ap.add_argument("--frames", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path("data/ball_crops.npz"))

@@ -140,7 +140,7 @@ def main() -> None:
             loss.backward()
             opt.step()
             sched.step()
-            total += float(loss) * len(b)
+            total += loss.item() * len(b)
         val = evaluate(net, xv, yv)
         print(json.dumps({"epoch": ep + 1, "loss": round(total / max(1, len(idx)), 4),
                           "val_accuracy": round(val["accuracy"] or 0, 4),

@@ -14,7 +14,7 @@ cd "$(dirname "$0")/.."
 PY="${PYTHON:-.venv/bin/python}"
 lock() { if command -v flock >/dev/null; then flock "$1" "${@:2}"; else "${@:2}"; fi; }
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
-lock /tmp/cpu.lock "$PY" train/make_ball_crops.py --cameras "${CAMERAS:-160}" --frames "${FRAMES:-12}" \
+lock /tmp/cpu.lock "$PY" train/make_ball_crops.py --cameras "${CAMERAS:-200}" --frames "${FRAMES:-12}" \
     --seed 0 --out data/ball_crops.npz
 lock /tmp/train.lock nice -n 10 "$PY" train/train_ball_classifier.py --data data/ball_crops.npz \
     --out models/ball_classifier.onnx --metrics models/ball_classifier.metrics.json \

@@ -25,6 +25,11 @@ CLASSES = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black")
 FG_CHROMA = 22
 #: A pixel darker than this fraction of the cloth's lightness is not cloth (the black ball).
 FG_DARK = 0.45
+#: With the learned classifier, two detections closer than this many local radii on screen are
+#: one ball (the more ball-like stays): touching balls one behind the other in a TV view stand
+#: about 1.1 radii apart on screen, and the classifier answers "ball" only within about half a
+#: radius of a centre.
+LEARNED_MIN_SEP = 1.0
 #: With the learned classifier, a class's cost is this times -log(probability): a detection
 #: below about 4 % for every free class is left unlabelled by :func:`constrained_classes`.
 LEARNED_COST_SCALE = 0.08
@@ -172,6 +177,10 @@ class BallDetector:
         #: that judges each candidate (ball or not, which colour) instead of the colour
         #: prototypes; None: the colour detector
         self.classifier = None
+        self._blobs: list[tuple[int, int, np.ndarray, float]] = []
+        #: with the classifier, also search blobs of several balls for balls the candidates
+        #: missed (:meth:`_search_blobs`)
+        self.search_blobs = True
 
     def _radius_grid(self, step: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apparent ball radius (full-resolution px) on a grid of image points every ``step``
@@ -369,6 +378,7 @@ class BallDetector:
             self.learn_cloth(frame)
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         fg = self.foreground(small)
+        self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
             # where something reaching in from outside the table meets the table's area: the
@@ -409,6 +419,9 @@ class BallDetector:
             # shows none, only a convex streak one ball wide
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
+            # blobs of several balls: the learned classifier searches them too (touching balls
+            # a few px across show no sharp circles)
+            self._blobs.append((x, y, sub, r))
             if not split:
                 blur = self._blurred_ball(sub, r, area1)
                 if blur is not None:
@@ -442,18 +455,63 @@ class BallDetector:
         """Detections from the candidates ``px`` (N, 2) judged by the learned classifier: a
         candidate is a ball when the classifier says so (its "not a ball" share below
         ``classifier.max_none``), its colour class and probabilities are the classifier's; of
-        two detections closer than 1.2 radii the more ball-like one stays."""
+        two detections closer than :data:`LEARNED_MIN_SEP` radii the more ball-like one
+        stays. Blobs of several balls are searched for more (:meth:`_search_blobs`)."""
         p9 = self.classifier.classify(frame, px, self.radius_at(px))
         none = p9[:, -1]
         keep = none < self.classifier.max_none
         px, p9, none = px[keep], p9[keep], none[keep]
+        extra, p_extra = self._search_blobs(frame, px) if self.search_blobs else (px[:0], p9[:0])
+        if len(extra):
+            ok = p_extra[:, -1] < self.classifier.max_none
+            px = np.concatenate([px, extra[ok]])
+            p9 = np.concatenate([p9, p_extra[ok]])
+            none = p9[:, -1]
         feats = self._colour_features(frame, px)
-        keep = self._distinct(px, feats, score=-none)
+        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=-none)
         px, p9, feats = px[keep], p9[keep], feats[keep]
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
+
+    def _search_blobs(self, frame: np.ndarray, kept: np.ndarray, stride: float = 0.4,
+                      min_sep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Balls the candidates missed inside blobs of several balls: the classifier judges
+        points on a grid (every ``stride`` local radii) over each blob; the most ball-like
+        points, at least ``min_sep`` radii from every kept detection and from each other,
+        are balls (refined like the candidates). Returns (px (M, 2), probabilities (M, 9))."""
+        min_sep = LEARNED_MIN_SEP if min_sep is None else min_sep
+        pts = []
+        for x, y, sub, r in self._blobs:
+            step = max(1.0, stride * r)
+            ys, xs = np.mgrid[0:sub.shape[0]:step, 0:sub.shape[1]:step]
+            ys, xs = ys.ravel(), xs.ravel()
+            inside = sub[ys.astype(int), xs.astype(int)]
+            pts.append(np.stack([xs[inside] + x, ys[inside] + y], 1) / self.scale)
+        if not pts or not sum(len(p) for p in pts):
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        grid = np.concatenate(pts)
+        radii = self.radius_at(grid)
+        if len(kept):  # a point within min_sep of a kept ball cannot be another ball
+            d = np.linalg.norm(grid[:, None, :] - kept[None, :, :], axis=2).min(1)
+            grid, radii = grid[d >= min_sep * radii], radii[d >= min_sep * radii]
+        if not len(grid):
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        p9 = self.classifier.classify(frame, grid, radii)
+        ball = 1.0 - p9[:, -1]
+        taken = list(kept)
+        out = []
+        for i in np.argsort(-ball):
+            if ball[i] < 1.0 - self.classifier.max_none:
+                break
+            if all(np.hypot(*(grid[i] - q)) >= min_sep * radii[i] for q in taken):
+                taken.append(grid[i])
+                out.append(i)
+        if not out:
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        px = self._refine(frame, np.concatenate([kept, grid[out]]))[len(kept):]
+        return px, self.classifier.classify(frame, px, self.radius_at(px))
 
     def class_cost(self, det: BallDetections) -> np.ndarray:
         """Cost (N, 8) of each detection being each class, on the scale of :meth:`_cost` (for
@@ -603,10 +661,14 @@ class BallDetector:
         radii: the apex red of a rack is two radii from the pink spot) is taken to be that
         colour unless its colour says clearly otherwise: in a frame start or mid-frame most
         colours are on their spots, and this anchors the dark ones (brown, black, a green on
-        green cloth) that the features alone confuse under broadcast light.
+        green cloth) that the features alone confuse under broadcast light. With the learned
+        classifier the colours need no learning (:meth:`_protos_from_classifier`).
         """
         if isinstance(frames, np.ndarray):
             frames = [frames]
+        if self.classifier is not None:
+            self._protos_from_classifier(frames)
+            return
         t = self.cal.table
         spot_names = [n for n in CLASSES if n in t.spots]
         spot_xy = np.array([t.spots[n] for n in spot_names], float)
@@ -624,9 +686,6 @@ class BallDetector:
                     prior[d[:, j] <= tol, CLASSES.index(name)] = spot_bonus
                 seen.append((det.feats, prior))
         if not seen:
-            return
-        if self.classifier is not None:
-            self._protos_from_classifier(frames)
             return
         for it in range(iterations):
             sums = np.zeros_like(self.protos)
