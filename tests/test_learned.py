@@ -63,10 +63,10 @@ def test_a_missing_model_is_a_one_line_error(tmp_path):
         learned.BallClassifier(bad)
 
 
-def test_the_learned_detector_reads_a_tv_frame_that_fools_the_colour_one():
-    """The TV view's cue ball near the camera, shaded grey by lamps straight above (the colour
-    detector's known failure: read as the black), beside the black and the pink; the reds
-    racked at the far end. The committed model must name every ball's colour right."""
+def test_the_learned_detector_reads_the_tv_rack():
+    """The TV view of the rack: reds touching one behind the other (on screen about a radius
+    apart, where the colour detector's circle split finds 9-10 of 15), the cue ball near the
+    camera's cushion. The committed model must name every colour and find the pack."""
     from tracker.rules.snooker import SnookerRules
 
     cam = tv_camera()
@@ -85,8 +85,8 @@ def test_the_learned_detector_reads_a_tv_frame_that_fools_the_colour_one():
     colours = [b for b in layout if not b.startswith("red")]
     assert all(named.get(b) == b for b in colours), named
     reds = [b for b in layout if b.startswith("red")]
-    assert sum(named.get(b) == "red" for b in reds) >= 13  # the far pack: 5 px balls touching
-    assert len(d) <= len(layout) + 1
+    assert sum(named.get(b) == "red" for b in reds) >= 14
+    assert len(d) <= len(layout) + 1  # no more than one duplicate or ghost
 
 
 def test_render_style_defaults_leave_renders_unchanged_and_options_change_them():
