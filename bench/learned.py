@@ -105,9 +105,6 @@ def real() -> dict[str, dict[str, dict]] | None:
     for k in DETECTORS:
         out[k] = {"stills": broadcast_stills(detector=k), "lab": lab_stills(detector=k),
                   "clips": broadcast_clips(detector=k), "pool": pool_boxes(detector=k)}
-        for v in out[k].values():
-            if isinstance(v, dict):
-                v.pop("rows", None) if k == "colour" else None
     return out
 
 
