@@ -1,7 +1,10 @@
 """First contact (and strokes, pots) from video over many bot-played frames, against the exact
 truth of the synthetic world.
 
-    POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/first_contact.py [overhead|broadcast] [FRAMES] [SECONDS]
+    POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/first_contact.py [overhead|broadcast] [FRAMES] [SECONDS] [colour|learned|auto]
+
+The detector is ``auto`` (what ``process`` uses) unless named; a named one writes its own
+section ("First contact from video (CAMERA, DETECTOR detector)") and metrics file.
 
 Also counted: balls called off the table or disturbed (the bot's frames have none: each one
 reported is a false foul) and review notes of balls moved between strokes.
@@ -64,6 +67,7 @@ def main() -> None:
     cam_name = sys.argv[1] if len(sys.argv) > 1 else "overhead"
     n_frames = int(sys.argv[2]) if len(sys.argv) > 2 else 12
     seconds = float(sys.argv[3]) if len(sys.argv) > 3 else 90.0
+    detector = sys.argv[4] if len(sys.argv) > 4 else "auto"
     cam = (CameraModel.overhead(T.length, T.width) if cam_name == "overhead"
            else CameraModel.broadcast(T.length, T.width))
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
@@ -80,7 +84,7 @@ def main() -> None:
             name = f"frame_{seed}"
             world = build("frame", seed=seed, physics=physics, players=("Ann", "Bob"),
                           max_seconds=seconds)
-            gt, res = render_and_referee(world, cam, Path(tmp), name, seed, "bot frame")
+            gt, res = render_and_referee(world, cam, Path(tmp), name, seed, "bot frame", detector)
             truth_c = [(kind(e["ball"]), e["t"]) for s in gt["shots"] for e in s["events"]
                        if e["type"] == "cushion"]
             ours_c = [(kind(e.balls[0]), e.t) for f in res.shots for e in f.events
@@ -141,10 +145,12 @@ def main() -> None:
     n_call = sum(r["same_call"] for r in found)
     extra = sum(r.get("extra_strokes", 0) for r in rows)
     wrong_unflagged = [r for r in wrong if not r["review"]]
-    title = f"First contact from video ({cam_name})"
+    named = "" if detector == "auto" else f", {detector} detector"
+    title = f"First contact from video ({cam_name}{named})"
     lines = [f"## {title}", "",
              f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
-             f"commit `{commit}`, by `python bench/first_contact.py {cam_name} {n_frames} {seconds:g}` "
+             f"commit `{commit}`, by `python bench/first_contact.py {cam_name} {n_frames} {seconds:g}"
+             f"{'' if detector == 'auto' else ' ' + detector}` "
              f"({took:.0f} s).", "",
              f"{n_frames} frames played by the bot from the break-off (seeds 0-{n_frames - 1}, up to "
              f"{seconds:g} s of video each), rendered through the {cam_name} camera and processed "
@@ -180,7 +186,8 @@ def main() -> None:
             f"{r['ours_first']}{' (marked for review)' if r['review'] else ''}" for r in wrong) + ".", ""]
     text = "\n".join(lines) + "\n"
     replace_section(ROOT / "docs" / "ACCURACY.md", title, text)
-    (ROOT / "docs" / f"metrics-first-contact-{cam_name}.json").write_text(
+    suffix = "" if detector == "auto" else f"-{detector}"
+    (ROOT / "docs" / f"metrics-first-contact-{cam_name}{suffix}.json").write_text(
         json.dumps({"rows": rows, "seconds": seconds, "frames": n_frames,
                     "cushions": {k: v for k, v in cushions.items() if k != "dt"},
                     "mishaps": mishaps}, indent=1, default=str))

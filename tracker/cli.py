@@ -18,6 +18,10 @@ from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
 
+#: ``--detector`` choices (as :data:`tracker.perception.learned.DETECTORS`; kept here so the
+#: referee commands do not import OpenCV).
+DETECTORS = ("colour", "learned", "auto")
+
 
 def _example_log() -> Path:
     return Path(str(resources.files("tracker").joinpath("examples/example-frame.jsonl")))
@@ -197,7 +201,7 @@ def cmd_process(args: argparse.Namespace) -> int:
         res = process_video(src, args.out, calibration=cal, players=players, table=table,
                             progress=not args.quiet, on_call=lambda s: print(s, flush=True),
                             inputs=inputs, max_frames=args.max_frames, spoken=spoken,
-                            listeners=listeners)
+                            listeners=listeners, detector=args.detector)
     except (VideoError, CalibrationError, _RecordError, ValueError, StoreError, OSError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
@@ -407,8 +411,8 @@ def cmd_pots(args: argparse.Namespace) -> int:
 
     try:
         cal = Calibration.load(args.calibration) if args.calibration else None
-        res = watch_pots(args.video, calibration=cal, scale=args.scale)
-    except (ClipError, CalibrationError, OSError) as exc:
+        res = watch_pots(args.video, calibration=cal, scale=args.scale, detector=args.detector)
+    except (ClipError, CalibrationError, OSError, ValueError) as exc:
         print(f"snooker-tracker pots: {exc}", file=sys.stderr)
         return 2
     print(json.dumps({"video": args.video, "frames": res.frames,
@@ -480,6 +484,9 @@ def build_parser() -> argparse.ArgumentParser:
                          "match's pace, for the console")
     pr.add_argument("--review-frames", action="store_true",
                     help="save review pictures per stroke in OUT/review (on with --serve)")
+    pr.add_argument("--detector", choices=DETECTORS, default="auto",
+                    help="ball detector: colour, learned (the ONNX crop classifier) or auto "
+                         "(learned on a TV-angle view, colour overhead; default)")
     pr.set_defaults(func=cmd_process)
     sv = sub.add_parser("serve", help="live scoreboard, overlay, console and review pages over "
                                       "a match store")
@@ -510,6 +517,9 @@ def build_parser() -> argparse.ArgumentParser:
     po.add_argument("--calibration", help="calibration profile (default: the best of 8 frames)")
     po.add_argument("--scale", type=float, default=1.0,
                     help="detector working scale (1.0 for 720p, 0.5 for 1080p)")
+    po.add_argument("--detector", choices=DETECTORS, default="colour",
+                    help="ball detector: colour (default: it measures better on real one-shot "
+                         "clips), learned or auto")
     po.set_defaults(func=cmd_pots)
     ev = sub.add_parser("eval", help="measure accuracy and speed; --fast: the CI regression check")
     ev.add_argument("--fast", action="store_true", help="only the CI subset (a few minutes)")

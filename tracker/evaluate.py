@@ -28,10 +28,11 @@ REFERENCE = ROOT / "bench" / "reference-metrics.json"
 
 
 def render_and_referee(world: Any, camera: Any, folder: Path, name: str, seed: int,
-                       description: str) -> tuple[dict, Any]:
+                       description: str, detector: str = "auto") -> tuple[dict, Any]:
     """Render a played synthetic ``world`` through ``camera`` into ``folder`` (``name``.mp4 and
     its truth files, style seed ``seed``), referee the clip with ``process`` and the operator
-    inputs of its log. Returns (ground truth dict, :class:`tracker.pipeline.ProcessResult`)."""
+    inputs of its log, with ``detector`` (``colour``, ``learned``, ``auto``). Returns (ground
+    truth dict, :class:`tracker.pipeline.ProcessResult`)."""
     from tracker.pipeline import inputs_from_log, process_video, spoken_from_log
     from tracker.synth.render import RenderStyle
     from tracker.synth.video import write_clip
@@ -43,7 +44,8 @@ def render_and_referee(world: Any, camera: Any, folder: Path, name: str, seed: i
         gt = json.load(fh)
     log = folder / f"{name}.log.jsonl"
     res = process_video(folder / f"{name}.mp4", folder / f"out_{name}", players=("Ann", "Bob"),
-                        progress=False, inputs=inputs_from_log(log), spoken=spoken_from_log(log))
+                        progress=False, inputs=inputs_from_log(log), spoken=spoken_from_log(log),
+                        detector=detector)
     return gt, res
 
 
@@ -98,20 +100,21 @@ def calibration_metrics() -> dict[str, float]:
     return out
 
 
-def position_errors(name: str, step: int = 5) -> dict[str, Any]:
+def position_errors(name: str, step: int = 5, detector: str = "auto") -> dict[str, Any]:
     """Detections of a sample clip against its exact truth: balls at rest and at least 90 %
-    visible, every ``step``-th frame. Returns errors (mm), found/total, colour errors and
-    detections matching no ball."""
+    visible, every ``step``-th frame, by the ``detector`` the pipeline would use. Returns
+    errors (mm), found/total, colour errors and detections matching no ball."""
     import cv2
 
     from calibration.auto import calibrate_image
     from calibration.table import STANDARD_TABLE as T
-    from tracker.perception.detect import CLASSES, BallDetector
+    from tracker.perception.detect import CLASSES
+    from tracker.perception.learned import make_detector
 
     gt = _truth(name)
     cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
     ok, first = cap.read()
-    det = BallDetector(calibrate_image(first, T))
+    det = make_detector(calibrate_image(first, T), detector)
     det.learn_cloth(first)
     det.learn_colours([first])  # as the pipeline does
     errs: list[float] = []

@@ -12,6 +12,12 @@ function returns ``None`` when the folder is absent (a checkout without ``../sha
 - Broadcast stills: balls counted per colour against the labelled counts.
 - Broadcast clips: pot yes/no and the potted colour against the labels
   (:func:`tracker.perception.potwatch.watch_pots`).
+- Pool clips (``pool/albertomors-8ball``, a cross-domain check): the labelled ball boxes of
+  each clip's first and last frame found (recall) and the detections that are balls
+  (precision).
+
+Every function takes ``detector``: ``colour``, ``learned`` or ``auto``
+(:func:`tracker.perception.learned.resolve`).
 """
 
 from __future__ import annotations
@@ -46,8 +52,8 @@ def _lab_truth_mm(balls: list[dict], width: float, length: float) -> np.ndarray:
     return np.array([[width / 2 - b["y"], b["x"] + length / 2] for b in balls])
 
 
-def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_2", "without_halo")
-               ) -> dict[str, Any] | None:
+def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_2", "without_halo"),
+               detector: str = "auto") -> dict[str, Any] | None:
     """Detection on the overhead lab stills; per folder: images, balls, found, colour right
     (None where the labels have no colours), pixel and millimetre errors, extra detections."""
     import cv2
@@ -55,7 +61,8 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
     from calibration.auto import calibrate_image
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
-    from tracker.perception.detect import CLASSES, BallDetector
+    from tracker.perception.detect import CLASSES
+    from tracker.perception.learned import make_detector
 
     root = footage(base)
     if root is None:
@@ -90,7 +97,7 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
         det_err: list[float] = []
         misses: list[str] = []
         for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
-            det = BallDetector(cal, scale=1.0)
+            det = make_detector(cal, detector, scale=1.0)
             det.learn_cloth(img)
             det.learn_colours([im for j, im in enumerate(imgs) if j != i])
             d = det.detect_constrained(img)
@@ -133,14 +140,15 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
     return out
 
 
-def broadcast_stills(base: Path | None = None) -> dict[str, Any] | None:
+def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[str, Any] | None:
     """Balls counted per colour on the broadcast stills against the labels."""
     import cv2
 
     from calibration.auto import calibrate_image
     from calibration.finder import TableNotFound
     from calibration.table import STANDARD_TABLE
-    from tracker.perception.detect import CLASSES, BallDetector
+    from tracker.perception.detect import CLASSES
+    from tracker.perception.learned import make_detector
 
     root = footage(base)
     if root is None:
@@ -161,7 +169,7 @@ def broadcast_stills(base: Path | None = None) -> dict[str, Any] | None:
         except TableNotFound as exc:
             rows.append({"still": n, "truth": truth, "seen": None, "reason": str(exc)})
             continue
-        det = BallDetector(cal, scale=1.0)
+        det = make_detector(cal, detector, scale=1.0)
         det.learn_cloth(img)
         det.learn_colours(img)
         d = det.detect_constrained(img)
@@ -181,7 +189,8 @@ def broadcast_stills(base: Path | None = None) -> dict[str, Any] | None:
     }
 
 
-def broadcast_clips(base: Path | None = None, clips: list[int] | None = None) -> dict[str, Any] | None:
+def broadcast_clips(base: Path | None = None, clips: list[int] | None = None,
+                    detector: str = "colour") -> dict[str, Any] | None:
     """Pot yes/no and the potted colour on the broadcast clips against the labels."""
     from tracker.perception.potwatch import ClipError, watch_pots
 
@@ -197,7 +206,7 @@ def broadcast_clips(base: Path | None = None, clips: list[int] | None = None) ->
         truth_colour = gt[2].lower() if truth_yes and len(gt) > 2 else None
         truth_pocket = CLIP_POCKETS.get(gt[1]) if truth_yes and len(gt) > 1 else None
         try:
-            res = watch_pots(folder / f"{n}.mp4")
+            res = watch_pots(folder / f"{n}.mp4", detector=detector)
         except ClipError as exc:
             rows.append({"clip": n, "truth": gt, "pots": None, "right": False,
                          "reason": str(exc).split(": ", 1)[-1]})
@@ -220,7 +229,8 @@ def broadcast_clips(base: Path | None = None, clips: list[int] | None = None) ->
             "yes_truth": sum(r["truth"][0].upper() == "YES" for r in rows), "rows": rows}
 
 
-def broadcast_tracks(base: Path | None = None, step: int = 6) -> dict[str, Any] | None:
+def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "auto"
+                     ) -> dict[str, Any] | None:
     """Ball centres on the broadcast clips against the labelled boxes of two balls per clip
     (``clips/tracks/ground-truth``): every ``step``-th frame, the detection nearest each box's
     centre (within 10 px) and its pixel offset. The boxes are whole-pixel and hand-drawn
@@ -232,7 +242,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6) -> dict[str, Any] 
     from calibration.auto import calibrate_best
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
-    from tracker.perception.detect import BallDetector
+    from tracker.perception.learned import make_detector
     from tracker.perception.potwatch import _sample
 
     root = footage(base)
@@ -250,7 +260,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6) -> dict[str, Any] 
             cal = calibrate_best(frames, table)
         except TableNotFound:
             continue
-        det = BallDetector(cal, scale=1.0)
+        det = make_detector(cal, detector, scale=1.0)
         det.learn_cloth(frames[0], frames[1:])
         det.learn_colours(frames)
         boxes = []
@@ -282,3 +292,50 @@ def broadcast_tracks(base: Path | None = None, step: int = 6) -> dict[str, Any] 
             "px_median": float(np.median(dist)) if len(dist) else None,
             "px_p95": float(np.percentile(dist, 95)) if len(dist) else None,
             "mean_offset_px": [round(float(v), 2) for v in off.mean(0)] if len(off) else None}
+
+
+#: The pool clips' table: a 9-ft pool table's playing area and ball, mm (the source does not say;
+#: both broadcast tables are 9-ft tournament tables).
+POOL_TABLE_MM = (2540.0, 1270.0, 57.15)
+
+
+def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, Any] | None:
+    """Ball boxes on the pool clips' first and last frames (``pool/albertomors-8ball``): a
+    labelled ball is found when a detection's centre lies inside its box; a detection is right
+    when it lies inside some box. Colours are not compared (pool balls are not snooker's)."""
+    import cv2
+
+    from calibration.auto import calibrate_image
+    from calibration.finder import TableNotFound
+    from calibration.table import TableGeometry
+    from tracker.perception.learned import make_detector
+
+    root = footage(base)
+    if root is None or not (root / "pool" / "albertomors-8ball").exists():
+        return None
+    table = TableGeometry.of_size(*POOL_TABLE_MM)
+    rows = []
+    for clip in sorted(p for p in (root / "pool" / "albertomors-8ball").iterdir() if p.is_dir()):
+        for which in ("first", "last"):
+            img = cv2.imread(str(clip / f"frame_{which}.png"))
+            boxes = np.array([[float(v) for v in line.split()[:4]] for line in
+                              (clip / f"frame_{which}_bbox.txt").read_text().splitlines() if line.strip()])
+            row = {"image": f"{clip.name}/{which}", "boxes": len(boxes)}
+            try:
+                cal = calibrate_image(img, table)
+            except TableNotFound as exc:
+                rows.append({**row, "calibrated": False, "reason": str(exc)})
+                continue
+            det = make_detector(cal, detector, scale=1.0)
+            det.learn_cloth(img)
+            det.learn_colours(img)
+            d = det.detect(img)
+            inside = ((d.px[:, None, 0] >= boxes[None, :, 0]) & (d.px[:, None, 0] <= boxes[None, :, 0] + boxes[None, :, 2])
+                      & (d.px[:, None, 1] >= boxes[None, :, 1]) & (d.px[:, None, 1] <= boxes[None, :, 1] + boxes[None, :, 3]))
+            rows.append({**row, "calibrated": True, "detections": len(d),
+                         "found": int(inside.any(0).sum()), "right": int(inside.any(1).sum())})
+    done = [r for r in rows if r.get("calibrated")]
+    return {"images": len(rows), "calibrated": len(done),
+            "boxes": sum(r["boxes"] for r in done), "found": sum(r["found"] for r in done),
+            "detections": sum(r["detections"] for r in done), "right": sum(r["right"] for r in done),
+            "rows": rows}

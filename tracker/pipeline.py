@@ -36,6 +36,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import StrokeDetector
+from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
@@ -187,13 +188,14 @@ class RefereeRun:
             ``operator`` (judgements), merged into that stroke's record.
         listeners: receive the records, frames and the end as they happen.
         on_call: called with each decision in a referee's words (the CLI prints them).
+        detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
     """
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
                  inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
                  spoken: dict[int, dict[str, Any]] | None = None,
                  listeners: Iterable[RunListener] = (),
-                 on_call: Callable[[str], None] | None = None):
+                 on_call: Callable[[str], None] | None = None, detector: str = "auto"):
         self.calibration = calibration
         self.fps = fps
         self.players = players
@@ -201,7 +203,7 @@ class RefereeRun:
         self.spoken = dict(spoken or {})
         self.listeners = list(listeners)
         self.on_call = on_call
-        self.detector = BallDetector(calibration)
+        self.detector = make_detector(calibration, detector)
         self.tracker = Tracker(calibration.table, fps)
         # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
@@ -425,7 +427,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                   max_frames: int | None = None,
                   inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
                   spoken: dict[int, dict[str, Any]] | None = None,
-                  listeners: Iterable[RunListener] = ()) -> ProcessResult:
+                  listeners: Iterable[RunListener] = (), detector: str = "auto") -> ProcessResult:
     """Referee a video (or any frame source); see the module docstring.
 
     Args:
@@ -434,6 +436,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         max_frames: stop after this many frames.
         inputs, spoken: see :class:`RefereeRun`.
         listeners: more receivers of the results (overlay, store, live server).
+        detector: ``colour``, ``learned`` or ``auto`` (see :class:`RefereeRun`).
 
     Raises:
         VideoError: unreadable video, or no table in its first frames (with the reason).
@@ -462,7 +465,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         if out_dir is not None:
             outs.append(JsonlOutputs(Path(out_dir), calibration))
         run = RefereeRun(calibration, source.fps, players, inputs, spoken,
-                         [*outs, *listeners], on_call)
+                         [*outs, *listeners], on_call, detector)
         run.begin(first.image)
         total = min(source.total or 0, max_frames or 10**9) or None
         bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)

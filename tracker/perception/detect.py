@@ -25,6 +25,14 @@ CLASSES = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black")
 FG_CHROMA = 22
 #: A pixel darker than this fraction of the cloth's lightness is not cloth (the black ball).
 FG_DARK = 0.45
+#: With the learned classifier, two detections closer than this many local radii on screen are
+#: one ball (the more ball-like stays): touching balls one behind the other in a TV view stand
+#: about 1.1 radii apart on screen, and the classifier answers "ball" only within about half a
+#: radius of a centre.
+LEARNED_MIN_SEP = 1.0
+#: With the learned classifier, a class's cost is this times -log(probability): a detection
+#: below about 4 % for every free class is left unlabelled by :func:`constrained_classes`.
+LEARNED_COST_SCALE = 0.08
 
 
 @dataclass
@@ -165,6 +173,14 @@ class BallDetector:
         #: a circle found inside a bigger blob is a ball only if its colour is within this
         #: squared feature distance of a learned class (a player's hair or shirt has circles too)
         self.cluster_max_cost = 0.15
+        #: the learned crop classifier (:class:`tracker.perception.learned.BallClassifier`)
+        #: that judges each candidate (ball or not, which colour) instead of the colour
+        #: prototypes; None: the colour detector
+        self.classifier = None
+        self._blobs: list[tuple[int, int, np.ndarray, float]] = []
+        #: with the classifier, also search blobs of several balls for balls the candidates
+        #: missed (:meth:`_search_blobs`)
+        self.search_blobs = True
 
     def _radius_grid(self, step: int = 16) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Apparent ball radius (full-resolution px) on a grid of image points every ``step``
@@ -351,12 +367,18 @@ class BallDetector:
                 out.append(np.array([sx + x, sy + y]))
         return out
 
-    def detect(self, frame: np.ndarray) -> BallDetections:
-        """Balls in one BGR frame (full resolution)."""
+    def candidates(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Where balls may be in one BGR frame, before any colour is judged.
+
+        Returns:
+            (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
+            of touching balls, fg: the non-cloth mask at the working scale).
+        """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         fg = self.foreground(small)
+        self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
             # where something reaching in from outside the table meets the table's area: the
@@ -397,6 +419,9 @@ class BallDetector:
             # shows none, only a convex streak one ball wide
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
+            # blobs of several balls: the learned classifier searches them too (touching balls
+            # a few px across show no sharp circles)
+            self._blobs.append((x, y, sub, r))
             if not split:
                 blur = self._blurred_ball(sub, r, area1)
                 if blur is not None:
@@ -404,19 +429,97 @@ class BallDetector:
             centres.extend(circles)
             in_cluster.extend([split] * len(circles))
         if not centres:
+            return np.zeros((0, 2)), np.zeros(0, bool), fg
+        return self._refine(frame, np.array(centres) / self.scale), np.array(in_cluster, bool), fg
+
+    def detect(self, frame: np.ndarray) -> BallDetections:
+        """Balls in one BGR frame (full resolution)."""
+        px, in_cluster, fg = self.candidates(frame)
+        if not len(px):
             out = BallDetections.empty()
             out.occupancy = self._occupancy(fg)
             return out
-        px = self._refine(frame, np.array(centres) / self.scale)
+        if self.classifier is not None:
+            return self._detect_learned(frame, px, fg)
         feats = self._colour_features(frame, px)
         keep = self._distinct(px, feats)
         if self.colours_learned:
-            keep &= ~(np.array(in_cluster) & (self._cost(feats).min(1) > self.cluster_max_cost))
+            keep &= ~(in_cluster & (self._cost(feats).min(1) > self.cluster_max_cost))
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
+
+    def _detect_learned(self, frame: np.ndarray, px: np.ndarray, fg: np.ndarray) -> BallDetections:
+        """Detections from the candidates ``px`` (N, 2) judged by the learned classifier: a
+        candidate is a ball when the classifier says so (its "not a ball" share below
+        ``classifier.max_none``), its colour class and probabilities are the classifier's; of
+        two detections closer than :data:`LEARNED_MIN_SEP` radii the more ball-like one
+        stays. Blobs of several balls are searched for more (:meth:`_search_blobs`)."""
+        p9 = self.classifier.classify(frame, px, self.radius_at(px))
+        none = p9[:, -1]
+        keep = none < self.classifier.max_none
+        px, p9, none = px[keep], p9[keep], none[keep]
+        extra, p_extra = self._search_blobs(frame, px) if self.search_blobs else (px[:0], p9[:0])
+        if len(extra):
+            ok = p_extra[:, -1] < self.classifier.max_none
+            px = np.concatenate([px, extra[ok]])
+            p9 = np.concatenate([p9, p_extra[ok]])
+            none = p9[:, -1]
+        feats = self._colour_features(frame, px)
+        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=-none)
+        px, p9, feats = px[keep], p9[keep], feats[keep]
+        probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
+        out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        out.occupancy = self._occupancy(fg)
+        return out[self.can_hold(out.mm)]
+
+    def _search_blobs(self, frame: np.ndarray, kept: np.ndarray, stride: float = 0.4,
+                      min_sep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Balls the candidates missed inside blobs of several balls: the classifier judges
+        points on a grid (every ``stride`` local radii) over each blob; the most ball-like
+        points, at least ``min_sep`` radii from every kept detection and from each other,
+        are balls (refined like the candidates). Returns (px (M, 2), probabilities (M, 9))."""
+        min_sep = LEARNED_MIN_SEP if min_sep is None else min_sep
+        pts = []
+        for x, y, sub, r in self._blobs:
+            step = max(1.0, stride * r)
+            ys, xs = np.mgrid[0:sub.shape[0]:step, 0:sub.shape[1]:step]
+            ys, xs = ys.ravel(), xs.ravel()
+            inside = sub[ys.astype(int), xs.astype(int)]
+            pts.append(np.stack([xs[inside] + x, ys[inside] + y], 1) / self.scale)
+        if not pts or not sum(len(p) for p in pts):
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        grid = np.concatenate(pts)
+        radii = self.radius_at(grid)
+        if len(kept):  # a point within min_sep of a kept ball cannot be another ball
+            d = np.linalg.norm(grid[:, None, :] - kept[None, :, :], axis=2).min(1)
+            grid, radii = grid[d >= min_sep * radii], radii[d >= min_sep * radii]
+        if not len(grid):
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        p9 = self.classifier.classify(frame, grid, radii)
+        ball = 1.0 - p9[:, -1]
+        taken = list(kept)
+        out = []
+        for i in np.argsort(-ball):
+            if ball[i] < 1.0 - self.classifier.max_none:
+                break
+            if all(np.hypot(*(grid[i] - q)) >= min_sep * radii[i] for q in taken):
+                taken.append(grid[i])
+                out.append(i)
+        if not out:
+            return np.zeros((0, 2)), np.zeros((0, 9), np.float32)
+        px = self._refine(frame, np.concatenate([kept, grid[out]]))[len(kept):]
+        return px, self.classifier.classify(frame, px, self.radius_at(px))
+
+    def class_cost(self, det: BallDetections) -> np.ndarray:
+        """Cost (N, 8) of each detection being each class, on the scale of :meth:`_cost` (for
+        :func:`constrained_classes`): the prototypes' feature distance, or, with the learned
+        classifier, ``-LEARNED_COST_SCALE * log(p)``."""
+        if self.classifier is None:
+            return self._cost(det.feats)
+        return -LEARNED_COST_SCALE * np.log(np.clip(det.probs, 1e-6, 1.0))
 
     def _occupancy(self, fg: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         """``f(mm (M, 2)) -> (M,)``: the share of foreground pixels of ``fg`` (this frame's
@@ -452,16 +555,18 @@ class BallDetector:
                                np.linalg.norm(self.cal.ball_to_table(px + [0.0, 1.0]) - mm, axis=1))
         return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
-    def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2) -> np.ndarray:
+    def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2,
+                  score: np.ndarray | None = None) -> np.ndarray:
         """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
         on screen: a ball lit from above shows a bright top and a dark underside, which a
         cluster split can take for two balls (touching balls stand at least ~1.4 radii apart
-        on screen even one behind the other in a TV view)."""
+        on screen even one behind the other in a TV view). ``score`` (N,): keep the higher
+        instead of the brighter."""
         keep = np.ones(len(px), bool)
         if len(px) < 2:
             return keep
         r = self.radius_at(px)
-        order = np.argsort(-feats[:, 3])  # brightest first
+        order = np.argsort(-(feats[:, 3] if score is None else score))  # brightest first
         for a_i, a in enumerate(order):
             if not keep[a]:
                 continue
@@ -556,10 +661,14 @@ class BallDetector:
         radii: the apex red of a rack is two radii from the pink spot) is taken to be that
         colour unless its colour says clearly otherwise: in a frame start or mid-frame most
         colours are on their spots, and this anchors the dark ones (brown, black, a green on
-        green cloth) that the features alone confuse under broadcast light.
+        green cloth) that the features alone confuse under broadcast light. With the learned
+        classifier the colours need no learning (:meth:`_protos_from_classifier`).
         """
         if isinstance(frames, np.ndarray):
             frames = [frames]
+        if self.classifier is not None:
+            self._protos_from_classifier(frames)
+            return
         t = self.cal.table
         spot_names = [n for n in CLASSES if n in t.spots]
         spot_xy = np.array([t.spots[n] for n in spot_names], float)
@@ -604,6 +713,24 @@ class BallDetector:
             if done:
                 break
 
+    def _protos_from_classifier(self, frames: list[np.ndarray]) -> None:
+        """With the learned classifier the colours need no learning; the prototypes (used by
+        :meth:`find_missing`) become the mean features of each class's balls as the
+        classifier labels them under the game's constraint."""
+        sums = np.zeros_like(self.protos)
+        counts = np.zeros(len(CLASSES))
+        for f in frames:
+            det = self.detect(f)
+            if not len(det):
+                continue
+            cls = constrained_classes(self.class_cost(det))
+            for k in range(len(CLASSES)):
+                sums[k] += det.feats[cls == k].sum(0)
+                counts[k] += (cls == k).sum()
+        self.protos = np.where(counts[:, None] > 0, sums / np.maximum(counts, 1)[:, None],
+                               self.protos).astype(np.float32)
+        self.colours_learned = True
+
     def _cost(self, feats: np.ndarray, value_weight: float = 1.0) -> np.ndarray:
         """Squared feature distance (N, 8) of each detection to each class prototype, the
         lightness term scaled by ``value_weight``."""
@@ -616,7 +743,7 @@ class BallDetector:
         than the game has) are dropped."""
         det = self.detect(frame)
         if len(det):
-            cls = constrained_classes(self._cost(det.feats))
+            cls = constrained_classes(self.class_cost(det))
             keep = cls >= 0
             det = det[keep]
             det.cls = cls[keep]

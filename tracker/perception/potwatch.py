@@ -19,7 +19,7 @@ import numpy as np
 from calibration.auto import calibrate_best
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
-from tracker.perception.detect import BallDetector
+from tracker.perception.learned import make_detector
 from tracker.perception.track import Tracker, TrackerConfig
 
 
@@ -61,7 +61,8 @@ def _sample(cap: cv2.VideoCapture, n_frames: int, k: int) -> list[np.ndarray]:
 
 def watch_pots(path: str | Path, table: TableGeometry | None = None,
                calibration: Calibration | None = None, samples: int = 8,
-               scale: float = 1.0, config: TrackerConfig | None = None) -> ClipPots:
+               scale: float = 1.0, config: TrackerConfig | None = None,
+               detector: str = "colour") -> ClipPots:
     """Pots in the clip at ``path``.
 
     Args:
@@ -70,6 +71,9 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
         samples: frames spread over the clip for calibration and colour learning.
         scale: detector working scale (1.0 for 720p broadcast, where far balls are ~6 px).
         config: tracker behaviour.
+        detector: ``colour`` (the default here: on the real broadcast clips the learned
+            detector loses clip 6's fast cue ball, 11 of 12 against 12 of 12), ``learned`` or
+            ``auto`` (:func:`tracker.perception.learned.resolve`).
 
     Raises:
         ClipError: unreadable clip, or no table in any sampled frame.
@@ -91,7 +95,7 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
             calibration = calibrate_best(frames, table)
         except TableNotFound as exc:
             raise ClipError(f"{p}: no table found in {len(frames)} frames: {exc}") from None
-    det = BallDetector(calibration, scale=scale)
+    det = make_detector(calibration, detector, scale=scale)
     det.learn_cloth(frames[0], frames[1:])
     det.learn_colours(frames)
     tracker = Tracker(table, fps, config)

@@ -51,6 +51,23 @@ class RenderStyle:
         seed: random seed of the texture and noise.
         chalk_marks: number of blue chalk smudges on the cloth (distractors).
         projected_rings: number of bright projected rings on the cloth, as in the lab footage.
+
+    Appearance randomisation (for the learned detector's training data; the defaults leave
+    every render as it was):
+
+    Attributes:
+        lamps: lamp positions ``(x, y, z)``, x and y as fractions of the table's width and
+            length, z in mm above the cloth; empty: the two stock lamps (0.5, 0.3 / 0.7, 1100).
+        ambient: light a ball receives from everywhere (0..1 of its colour).
+        lamp_strength: diffuse light per lamp (0..1 of the ball's colour).
+        lamp_spread_mm: how far the lamps' light reaches on the cloth (Gaussian sigma, mm).
+        cloth_rgb: the cloth's colour, RGB 0..1 (None: the stock green).
+        colour_temperature_k: the scene light's colour temperature against a camera balanced
+            for 6500 K (3000: warm, orange; 9000: cold, blue; 0: neutral).
+        exposure: overall gain of the picture (1: as rendered).
+        blur_sigma: Gaussian blur of the whole picture, px (defocus, a soft lens).
+        jpeg_quality: JPEG compression of each frame (1..100; 0: none).
+        score_bar: draw a broadcast score bar over the bottom of the picture.
     """
 
     noise_sigma: float = 2.5
@@ -60,6 +77,16 @@ class RenderStyle:
     seed: int = 0
     chalk_marks: int = 0
     projected_rings: int = 0
+    lamps: tuple[tuple[float, float, float], ...] = ()
+    ambient: float = 0.28
+    lamp_strength: float = 0.55
+    lamp_spread_mm: float = 1400.0
+    cloth_rgb: tuple[float, float, float] | None = None
+    colour_temperature_k: float = 0.0
+    exposure: float = 1.0
+    blur_sigma: float = 0.0
+    jpeg_quality: int = 0
+    score_bar: bool = False
 
 
 @dataclass
@@ -88,8 +115,15 @@ class Renderer:
         self.cam_centre = c.astype(np.float32)
         s0 = (0.0 - c[2]) / rays[:, 2]
         self.plane_xy = (c[:2] + rays[:, :2] * s0[:, None]).reshape(h, w, 2).astype(np.float32)
-        self.lamps = np.array([[table.width / 2, table.length * 0.3, 1100.0],
-                               [table.width / 2, table.length * 0.7, 1100.0]], np.float32)
+        lamps = self.style.lamps or ((0.5, 0.3, 1100.0), (0.5, 0.7, 1100.0))
+        self.lamps = np.array([[table.width * fx, table.length * fy, z] for fx, fy, z in lamps],
+                              np.float32)
+        self.cloth_rgb = self.style.cloth_rgb or CLOTH_RGB
+        # the picture's colour gains (BGR): light colour and exposure; None when neutral, so
+        # the stock renders stay byte for byte what they were
+        gains = np.array(kelvin_gains(self.style.colour_temperature_k)[::-1]) * self.style.exposure
+        self._gains = None if np.allclose(gains, 1.0) else gains.astype(np.float32)
+        self._bar = score_bar(self.size, self.style.seed) if self.style.score_bar else None
         self.gain = self._gain_map()
         self.background = self._background()
         self._noise = [self.rng.normal(0, self.style.noise_sigma, (h, w, 3)).astype(np.int16)
@@ -103,7 +137,7 @@ class Renderer:
         g = np.zeros((h, w), np.float32)
         for lamp in self.lamps:
             d2 = (xy[..., 0] - lamp[0]) ** 2 + (xy[..., 1] - lamp[1]) ** 2
-            g += np.exp(-d2 / (2 * 1400.0 ** 2))
+            g += np.exp(-d2 / (2 * self.style.lamp_spread_mm ** 2))
         g = g / g.max()
         g = 1.0 - self.style.light_unevenness * (1.0 - g)
         yy, xx = np.mgrid[0:h, 0:w]
@@ -129,13 +163,13 @@ class Renderer:
 
         # the cushion rubber (slightly darker cloth), the pocket fittings (leather / brass) over
         # the rail and the cushion ends at the jaws, then the bed, which they never cover
-        cush = np.array(CLOTH_RGB[::-1]) * 0.8
+        cush = np.array(self.cloth_rgb[::-1]) * 0.8
         d = t.cushion_depth
         cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), -1)
         for p in t.pockets.values():
             fx, fy = p.fall
             cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
-        cv2.rectangle(tex, to_px(0, 0), to_px(t.width, t.length), CLOTH_RGB[::-1], -1)
+        cv2.rectangle(tex, to_px(0, 0), to_px(t.width, t.length), self.cloth_rgb[::-1], -1)
         # cloth nap texture
         noise = self.rng.normal(0, 1, (H // 2, W // 2)).astype(np.float32)
         noise = cv2.resize(cv2.GaussianBlur(noise, (0, 0), 1.5), (W, H))
@@ -151,7 +185,7 @@ class Renderer:
             cv2.circle(tex, to_px(cx_, cy_), int(self.rng.uniform(40, 120) / k), (0.9, 0.9, 0.9), 2,
                        cv2.LINE_AA)
         # markings: baulk line and D (thin, lighter)
-        line = (np.array(CLOTH_RGB[::-1]) * 1.9).tolist()
+        line = (np.array(self.cloth_rgb[::-1]) * 1.9).tolist()
         cv2.line(tex, to_px(0, t.baulk_line), to_px(t.width, t.baulk_line), line, 1, cv2.LINE_AA)
         cx, cy = to_px(t.centre_x, t.baulk_line)
         r = int(round(t.d_radius / k))
@@ -198,7 +232,7 @@ class Renderer:
         map_y = ((xy[..., 1] - y0) / k).astype(np.float32)
         img = cv2.remap(tex, map_x, map_y, cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                         borderValue=(0.08, 0.08, 0.09))
-        img[under_nose] = np.array(CLOTH_RGB[::-1], np.float32) * 0.3
+        img[under_nose] = np.array(self.cloth_rgb[::-1], np.float32) * 0.3
         img *= self.gain[..., None]
         return np.clip(img * 255.0, 0, 255).astype(np.uint8)
 
@@ -234,13 +268,13 @@ class Renderer:
         p = self.cam_centre + d * tt[..., None]
         n = (p - centre) / r
         base = np.array(ball_colour(ball)[::-1], np.float32)
-        lit = np.full(n.shape[:2], 0.28, np.float32)
+        lit = np.full(n.shape[:2], self.style.ambient, np.float32)
         spec = np.zeros(n.shape[:2], np.float32)
         view = -d
         for lamp in self.lamps:
             ldir = lamp - p
             ldir /= np.linalg.norm(ldir, axis=-1, keepdims=True)
-            lit += 0.55 * np.clip((n * ldir).sum(-1), 0, 1)
+            lit += self.style.lamp_strength * np.clip((n * ldir).sum(-1), 0, 1)
             hv = ldir + view
             hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
             spec += np.clip((n * hv).sum(-1), 0, 1) ** 60
@@ -317,9 +351,19 @@ class Renderer:
         for occ in occluders or []:
             pts = self.camera.project(occ.points)
             cv2.fillPoly(img, [np.round(pts).astype(np.int32)], occ.bgr, cv2.LINE_AA)
+        if self._gains is not None:
+            img = np.clip(img.astype(np.float32) * self._gains, 0, 255).astype(np.uint8)
+        if self._bar is not None:
+            bar, at = self._bar
+            img[at[1]:at[1] + bar.shape[0], at[0]:at[0] + bar.shape[1]] = bar
+        if self.style.blur_sigma > 0:
+            img = cv2.GaussianBlur(img, (0, 0), self.style.blur_sigma)
         if self.style.noise_sigma > 0:
             noise = self._noise[noise_index % len(self._noise)]
             img = np.clip(img.astype(np.int16) + noise, 0, 255).astype(np.uint8)
+        if self.style.jpeg_quality > 0:
+            ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(self.style.jpeg_quality)])
+            img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return img
 
     def occluder_mask(self, occluders: list[Occluder]) -> np.ndarray:
@@ -330,3 +374,45 @@ class Renderer:
             pts = self.camera.project(occ.points)
             cv2.fillPoly(mask, [np.round(pts).astype(np.int32)], 1)
         return mask.astype(bool)
+
+
+def kelvin_gains(kelvin: float) -> tuple[float, float, float]:
+    """RGB gains (each about 0.5..1.5) of light at ``kelvin`` seen by a camera balanced for
+    6500 K (Tanner Helland's fit of the black-body colours); 0 gives (1, 1, 1)."""
+    if kelvin <= 0:
+        return (1.0, 1.0, 1.0)
+
+    def rgb(k: float) -> np.ndarray:
+        t = k / 100.0
+        r = 255.0 if t <= 66 else 329.698727446 * (t - 60) ** -0.1332047592
+        g = (99.4708025861 * math.log(t) - 161.1195681661 if t <= 66
+             else 288.1221695283 * (t - 60) ** -0.0755148492)
+        b = 255.0 if t >= 66 else (0.0 if t <= 19 else 138.5177312231 * math.log(t - 10) - 305.0447927307)
+        return np.clip(np.array([r, g, b]), 1.0, 255.0)
+
+    g = rgb(kelvin) / rgb(6500.0)
+    g = g / g.mean()
+    return float(g[0]), float(g[1]), float(g[2])
+
+
+def score_bar(size: tuple[int, int], seed: int) -> tuple[np.ndarray, tuple[int, int]]:
+    """A broadcast score bar (BGR uint8 image) and where it goes (x, y): two names, two
+    scores, the frame score, on dark and coloured panels along the bottom of the picture."""
+    rng = np.random.default_rng(seed + 7919)
+    w, h = size
+    bw, bh = int(w * rng.uniform(0.45, 0.8)), int(h * rng.uniform(0.04, 0.07))
+    bar = np.empty((bh, bw, 3), np.uint8)
+    bar[:] = rng.integers(10, 60, 3)
+    panel = rng.integers(60, 230, 3)
+    cut = int(bw * rng.uniform(0.35, 0.45))
+    bar[:, cut:bw - cut] = panel
+    scale = bh / 40.0
+    for i, text in enumerate([f"PLAYER {rng.integers(1, 99)}", f"{rng.integers(0, 120)}",
+                              f"({rng.integers(0, 10)}) {rng.integers(0, 10)} ({rng.integers(0, 10)})",
+                              f"{rng.integers(0, 120)}", f"PLAYER {rng.integers(1, 99)}"]):
+        x = int(bw * (0.03 + 0.2 * i))
+        cv2.putText(bar, text, (x, int(bh * 0.7)), cv2.FONT_HERSHEY_SIMPLEX, scale, (235, 235, 235),
+                    max(1, int(2 * scale)), cv2.LINE_AA)
+    at = ((w - bw) // 2, int(h * rng.uniform(0.85, 0.93)))
+    at = (at[0], min(at[1], h - bh))
+    return bar, at
