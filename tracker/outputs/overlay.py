@@ -11,7 +11,8 @@
   :data:`MARK_HOLD_S`;
 - a score bar at the bottom (players, frame score, the striker's break, ball on, frames won);
 - a banner for each call ("FOUL AND A MISS", "4 to Bob · FREE BALL"), held
-  :data:`BANNER_HOLD_S`, and the review flag of a call that needs one.
+  :data:`BANNER_HOLD_S` (calls that come together follow each other, each shown
+  :data:`BANNER_MIN_S` at least), and the review flag of a call that needs one.
 
 Calls are drawn when the referee makes them: at the end of a stroke (when all balls are at
 rest), so the first-contact mark appears then, at the place it happened. The video is H.264
@@ -39,6 +40,8 @@ if TYPE_CHECKING:
 
 #: How long a call's banner stays on screen, s of video.
 BANNER_HOLD_S = 3.0
+#: A banner shows at least this long before the next call's banner replaces it, s of video.
+BANNER_MIN_S = 1.5
 #: How long a pot or first-contact mark stays, s of video.
 MARK_HOLD_S = 3.0
 #: Length of a moving ball's trail, s.
@@ -121,8 +124,8 @@ class OverlayPainter:
         for d in decisions:
             banner = self.board.update(d)
             if banner is not None:
-                # one after the other: each call is held BANNER_HOLD_S
-                start = max(t, self.banners[-1][0] + BANNER_HOLD_S) if self.banners else t
+                # one after the other: each shown BANNER_MIN_S at least, the last BANNER_HOLD_S
+                start = max(t, self.banners[-1][0] + BANNER_MIN_S) if self.banners else t
                 self.banners.append((start, banner))
         self.banners = [(t0, b) for t0, b in self.banners if t - t0 <= BANNER_HOLD_S or t0 > t]
 
@@ -222,10 +225,10 @@ class OverlayPainter:
             _text(img, label, (x, y), scale, colour, 2)
 
     def _draw_banner(self, img: np.ndarray, t: float) -> None:
-        live = [(t0, b) for t0, b in self.banners if 0 <= t - t0 <= BANNER_HOLD_S]
-        if not live:
+        started = [(t0, b) for t0, b in self.banners if t0 <= t]  # the latest one shows
+        if not started or t - started[-1][0] > BANNER_HOLD_S:
             return
-        _, b = live[-1]
+        _, b = started[-1]
         h, w = img.shape[:2]
         s = h / 1080
         head_scale, sub_scale = 1.6 * s, 0.9 * s

@@ -23,7 +23,7 @@ def explain(res: dict[str, Any]) -> str:
         text = f"Frame {res['frame_start']} ({res['ruleset']}): {res['breaker']} to break."
         return say(" ".join([text, *res.get("notes", [])]))
     if "frame_end" in res:
-        return _frame_end(res)
+        return say(_frame_end(res))
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
         return say(" ".join([f"[{res['input']}] {head}.", *res.get("notes", [])]))

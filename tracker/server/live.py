@@ -208,7 +208,10 @@ class ReviewFrames(RunListener):
         folder = self.out / str(run.strokes.n_shots + 1)
         if not self.in_stroke:
             self.in_stroke = True
-            self._strike(run, stroke.before, folder, view.frame.image)
+            # the stroke is known a frame or two after the strike: the picture of the balls
+            # still at rest is the last one before it
+            still = [v for v in self.recent if v.frame.t < stroke.t0] or self.recent[:1]
+            self._strike(run, stroke.before, folder, still[-1].frame.image)
         if not self.contact_seen:
             contact = next((e for e in stroke.events if e.type == EventType.CONTACT
                             and B.WHITE in e.balls), None)
