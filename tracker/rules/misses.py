@@ -59,11 +59,9 @@ class MissRules:
             s.notes.append("failure again from the replaced position after a full-ball miss: foul "
                            "and a miss regardless of the score (R14(c))")
             return True
-        if self._points_equal_difference(s.st, after):
-            s.notes.append("no miss: the points available equal the points difference "
-                           "(R14(b)(ii), (e))")
-            return False
         clear = self._clear_path(s)
+        if self._points_equal_difference(s.st, after):
+            return self._miss_with_points_equal(s, bool(clear), judged)
         snookers = self._snookers_needed(s.st) or self._snookers_needed(after)
         if clear and not snookers:
             s.notes.append(f"clear path to the {clear}: foul and a miss (R14(b))")
@@ -75,6 +73,19 @@ class MissRules:
             s.notes.append("foul and a miss by the referee's judgement (S2 R21)")
             return True
         s.notes.append(self._no_miss_reason(clear, snookers))
+        return False
+
+    @staticmethod
+    def _miss_with_points_equal(s: _Stroke, clear: bool, judged: bool | None) -> bool:
+        """R14(b)(ii), (e): the points available equal the difference. With a clear path the
+        automatic miss is excused only if the referee is satisfied it was not intentional (his
+        ``miss: true`` says he is not); without one a discretionary miss is not allowed."""
+        if clear and judged:
+            s.notes.append("points available equal the difference, but the referee judges the "
+                           "miss intentional: foul and a miss (R14(b)(ii))")
+            return True
+        s.notes.append("no miss: the points available equal the points difference "
+                       "(R14(b)(ii), (e))")
         return False
 
     @staticmethod
