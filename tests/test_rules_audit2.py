@@ -77,6 +77,22 @@ def test_R14e_points_equal_difference_no_discretionary_miss():
     assert d.foul and not d.miss and "replace" not in d.options
 
 
+def test_R14_C28_free_ball_nominated_and_a_red_hit_first_is_a_foul_but_not_a_miss():
+    # A snookered on the only red by the green takes the green as a free ball, then the cue
+    # ball meets the red first (off a cushion): a foul (R12(b)(i)), 4 to B. The red is a ball
+    # on (R12(d); digest C09: "RED -> reds, plus the nominated free ball"), so the striker did
+    # not fail to hit a ball on first (S2 R21, C28): no miss, no replacement (digest S13).
+    pos = {"white": (300.0, 1500.0), "green": (300.0, 2000.0), "red_01": (300.0, 2500.0),
+           **{c: SP[c] for c in ("yellow", "brown", "blue", "pink", "black")}}
+    st = state(Phase.RED, reds=1, positions=pos, free_ball=True, scores=(20, 20))
+    d, _ = decide(st, shot(first="red_01", free_ball="green", before=pos, after=pos))
+    assert d.foul and d.fouls[0].code == "free_ball_not_hit_first" and d.penalty == 4
+    assert not d.miss and d.options == ("play", "play_again")
+    # a ball not on hit first is a failure: with the clear path to the green, a miss
+    d2, _ = decide(st, shot(first="blue", free_ball="green", before=pos, after=pos))
+    assert d2.foul and d2.miss and "replace" in d2.options
+
+
 # ------------------------------------------------------------------ records in the wrong order
 def test_events_out_of_time_order_are_an_error_not_a_call():
     # The white meets red_01 at 0.5 s and the black at 0.8 s, listed the other way round: read

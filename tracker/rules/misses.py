@@ -45,8 +45,13 @@ class MissRules:
         return self._miss_sequence(s)
 
     def _is_failure(self, s: _Stroke) -> bool:
-        """C28: the striker failed to hit a ball on first (a touching ball on is a hit)."""
-        return any(f.code in FAILURE_CODES for f in s.fouls) and not s.deemed
+        """C28: the striker failed to hit a ball on first (a touching ball on is a hit). A red
+        (the ball on) hit before the nominated free ball is a foul (R12(b)(i)) but no failure
+        to hit a ball on (R12(d), C09)."""
+        codes = {f.code for f in s.fouls} & FAILURE_CODES
+        if codes == {"free_ball_not_hit_first"} and s.first <= s.ctx.on_first:
+            return False
+        return bool(codes) and not s.deemed
 
     def _only_last_ball(self, st: FrameState) -> bool:
         return st.on_table == frozenset({self.last_ball}) or st.phase == Phase.RESPOTTED_BLACK
