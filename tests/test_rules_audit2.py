@@ -70,7 +70,7 @@ def test_R14bii_points_equal_difference_but_the_referee_judges_the_miss_intentio
 
 def test_R14e_points_equal_difference_no_discretionary_miss():
     # No clear path: a miss would be the referee's discretion (R14(e)), which the equal-points
-    # clause forbids, whatever the referee judged.
+    # clause forbids, whatever the referee judged. (Already right: the pair of the test above.)
     pos = _one_red_layout(blocked=True)
     st = state(Phase.RED, reds=1, scores=(10, 45), positions=pos)
     d, _ = decide(st, shot(first="blue", before=pos, after=pos, miss=True))
@@ -195,6 +195,22 @@ def test_R14f_replacement_puts_back_a_red_potted_in_the_missed_stroke():
     res, n2 = _option(r, n, "replace")
     assert res.accepted and "red_03" in n2.on_table and n2.positions == pre
     assert len(r.reds(n2.on_table)) == 3 and n2.striker == 0 and n2.phase == Phase.RED
+
+
+def test_R14a_i_replacement_after_the_last_red_was_potted_in_the_missed_stroke():
+    # The missed stroke kisses the last red in: the foul leaves yellow on, but the replacement
+    # restores the original position, where the ball on is "any red" (R14(a)(i)) -- the red
+    # must be back on the table for A to play it.
+    pre = {"red_01": (889.0, 3350.0), **COLOURS, "white": (600.0, 1000.0)}
+    post = {k: v for k, v in pre.items() if k != "red_01"} | {"white": (600.0, 2200.0)}
+    r = rules()
+    d, n = decide(state(Phase.RED, reds=1, positions=pre, scores=(20, 20)),
+                  shot(first="blue", pots=("red_01",), before=pre, after=post))
+    assert d.miss and d.ball_on == "yellow"
+    _, n2 = _option(r, n, "replace")
+    assert n2.phase == Phase.RED and "red_01" in n2.on_table
+    d2, _ = r.decide(n2, shot(2, first="red_01", pots=("red_01",), before=pre, after=post))
+    assert not d2.foul and d2.points["A"] == 1 and d2.ball_on == "colour"
 
 
 # ------------------------------------------------------------------ Snookerpool (004)

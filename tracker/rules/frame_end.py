@@ -33,8 +33,7 @@ def aggregate_leader(st: FrameState) -> int | None:
 
 def aggregate_level(st: FrameState) -> bool:
     """The match aggregate (earlier frames plus this one) is level."""
-    a, b = st.context.carried
-    return a + st.scores[0] == b + st.scores[1]
+    return aggregate_leader(st) is None
 
 
 class FrameEndRules:
