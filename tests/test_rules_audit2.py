@@ -128,6 +128,14 @@ def test_impossible_records_are_an_error(events, words):
         rules().decide(state(Phase.RED, reds=3), Shot(1, events=events))
 
 
+def test_positions_off_the_table_are_an_error():
+    # The white "at" x = 5000 mm (a table is 1778 mm wide): called before as a ball placed
+    # outside the D; it is a wrong unit or calibration, not a stroke.
+    sh = shot(first="red_01", before={"white": (5000.0, 1.0), "red_01": (500.0, 3000.0)})
+    with pytest.raises(RuleError, match="off the 1778 x 3569 mm table"):
+        rules().decide(state(Phase.RED, reds=3, cue_in_hand=True), sh)
+
+
 # ------------------------------------------------------------------ R4(a): the frame is over
 def test_R4a_frame_ended_by_a_foul_on_the_last_black_spots_nothing():
     # A 70-40 pots the black and goes in-off: 7 to B, the frame is over (A 70-47). Nothing is

@@ -37,6 +37,7 @@ from tracker.rules.state import Decision, Foul, FrameState, PendingFoul, Phase, 
 from tracker.rules.stroke import (
     StrokeFacts,
     check_events,
+    check_positions,
     illegal_jumps,
     read_stroke,
     record_warnings,
@@ -221,6 +222,7 @@ class EnglishBilliardsRules:
 
     def _begin(self, st: FrameState, shot: Shot) -> _Stroke:
         check_events(shot.events, shot.shot)
+        check_positions(shot, self.table.length, self.table.width)
         notes: list[str] = []
         review = list(shot.needs_review)
         st, out_of_turn = self._resolve_striker(st, shot, review)

@@ -48,6 +48,7 @@ from tracker.rules.state import (
 from tracker.rules.stroke import (
     StrokeFacts,
     check_events,
+    check_positions,
     cue_contacts,
     first_group,
     illegal_jumps,
@@ -409,6 +410,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         review: list[str] = list(shot.needs_review)
         st, out_of_turn = self._resolve_striker(st, shot, notes, review)
         check_events(shot.events, shot.shot, self.balls.generic_red)
+        check_positions(shot, self.table.length, self.table.width)
         events = self._resolve_events(st, shot)
         tip_foul = shot.operator.not_a_stroke and st.cue_in_hand and self.tip_on_ball_in_hand_foul
         if shot.operator.not_a_stroke and not tip_foul:

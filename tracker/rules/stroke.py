@@ -11,7 +11,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tracker.records.shot import Event, EventType
+from tracker.records.shot import Event, EventType, Shot
 from tracker.rules.errors import RuleError
 
 #: Contacts this close before the strike (s) still count as after it (timestamps are rounded).
@@ -127,6 +127,27 @@ def check_events(events: Sequence[Event], shot: int, generic: str | None = None)
             if e.ball in gone:
                 raise RuleError(f"shot {shot}: the {e.ball} leaves the table twice")
             gone[e.ball] = e.t
+
+
+#: A position further than this outside the cushion faces is no place on the table, mm (beyond
+#: any rail; a ball left on the rail is an ``off_table`` event, not a position).
+OFF_TABLE_MARGIN_MM = 300.0
+
+
+def check_positions(shot: Shot, length: float, width: float) -> None:
+    """Refuse positions that lie off the table altogether (a wrong unit or calibration).
+
+    Raises:
+        RuleError: naming the shot, the ball and where it was put.
+    """
+    m = OFF_TABLE_MARGIN_MM
+    for name, pos in (("positions_before", shot.positions_before),
+                      ("positions_after", shot.positions_after)):
+        for ball, (x, y) in (pos or {}).items():
+            if not (-m <= x <= width + m and -m <= y <= length + m):
+                raise RuleError(f"shot {shot.shot}: {name} puts the {ball} at ({x:g}, {y:g}) mm, "
+                                f"off the {width:g} x {length:g} mm table: positions are table "
+                                "millimetres (docs/SHOT-RECORD.md)")
 
 
 def read_stroke(events: Sequence[Event], cue: str, simultaneous_s: float,
