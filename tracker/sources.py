@@ -15,6 +15,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from calibration.io import MediaError, check_video_file
+
 
 class SourceError(RuntimeError):
     """The source cannot be opened or read; the message says why and what to do."""
@@ -110,10 +112,10 @@ class VideoFileSource(FrameSource):
         super().__init__()
         p = Path(path)
         self.name = str(p)
-        if not p.exists():
-            raise SourceError(f"{p}: no such file")
-        if p.is_dir():
-            raise SourceError(f"{p} is a folder; give a video file")
+        try:
+            check_video_file(p)
+        except MediaError as exc:
+            raise SourceError(str(exc)) from None
         self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
