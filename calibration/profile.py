@@ -129,8 +129,9 @@ class Calibration:
                                  "row 0 0 1)")
             dist = _matrix(lens.get("dist"), None, "lens.dist")
             if dist.ndim != 1 or len(dist) not in DIST_LENGTHS:
-                raise ValueError(f"lens.dist must hold {' or '.join(map(str, DIST_LENGTHS))} "
-                                 "numbers")
+                raise ValueError("lens.dist must hold 4 or 5 numbers (k1, k2, p1, p2[, k3]: "
+                                 "OpenCV's model)")
+            dist = np.concatenate([dist, np.zeros(5 - len(dist))])
             R = _matrix(pose.get("R"), (3, 3), "camera_pose.R")
             if not np.allclose(R @ R.T, np.eye(3), atol=1e-4) or np.linalg.det(R) < 0:
                 raise ValueError("camera_pose.R is not a rotation matrix")
@@ -167,8 +168,8 @@ class Calibration:
             f"video (snooker-tracker calibrate VIDEO --out PROFILE) or leave out --calibration")
 
 
-#: Lengths of OpenCV's distortion vector that a profile may hold.
-DIST_LENGTHS = (4, 5, 8, 12, 14)
+#: Lengths of the distortion vector a profile may hold (k1, k2, p1, p2[, k3]).
+DIST_LENGTHS = (4, 5)
 
 
 def _short(x: Any) -> str:
@@ -228,8 +229,17 @@ def _image_size(v: Any) -> tuple[int, int]:
     return int(v[0]), int(v[1])
 
 
+def _all_numbers(v: Any) -> bool:
+    """Whether ``v`` is a number or (nested) lists of numbers (booleans are not numbers)."""
+    if isinstance(v, list):
+        return all(_all_numbers(x) for x in v)
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
 def _matrix(v: Any, shape: tuple[int, ...] | None, name: str) -> np.ndarray:
     """``v`` as a float array of ``shape`` with finite entries (ValueError naming ``name``)."""
+    if not _all_numbers(v):
+        raise ValueError(f"{name} must be numbers, got {_short(v)}")
     try:
         a = np.asarray(v, dtype=float)
     except (TypeError, ValueError, OverflowError):

@@ -665,8 +665,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
     if not evaluate.SAMPLES.is_dir() or not (evaluate.ROOT / "bench").is_dir():
         raise UserError("eval measures the project against its sample clips and benches, which "
-                        "only a source checkout has (sample_videos/, bench/); run it from a "
-                        "clone: git clone ... && cd snooker-tracker && pip install -e "
+                        "only a source checkout has (sample_videos/, bench/): run it in a "
+                        "clone of the repository, installed with pip install -e "
                         "'.[test,synth]' && pip install --no-deps pooltool-billiards==0.6.0",
                         EXIT_MISSING)
     try:
