@@ -9,6 +9,7 @@ They are wide on purpose: they catch what cannot be a snooker table, a camera or
 from __future__ import annotations
 
 import math
+import unicodedata
 
 #: Playing-area length (baulk cushion to top cushion), mm: a 4 ft toy table to a 14 ft one.
 TABLE_LENGTH_MM = (1000.0, 4300.0)
@@ -23,6 +24,10 @@ IMAGE_SIDE_PX = (16, 16384)
 POSITION_MARGIN_MM = 200.0
 #: Times in a match log (seconds from the start of the video): 0 to two days.
 TIME_S = (0.0, 48 * 3600.0)
+#: A match log's line, characters (a record is a few kB; a longer line is not a record).
+LOG_LINE_MAX_CHARS = 1_000_000
+#: A calibration profile, bytes (a profile is a few kB).
+PROFILE_MAX_BYTES = 1_000_000
 #: Player and team names: characters.
 NAME_MAX_CHARS = 60
 #: Camera horizontal field of view, degrees.
@@ -66,14 +71,14 @@ def _short(x: object) -> str:
 
 
 def check_name(what: str, name: object) -> str:
-    """A player's or team's name: a non-empty string of printable characters, at most
+    """A player's or team's name: a non-empty string without control characters, at most
     :data:`NAME_MAX_CHARS` long (ValueError otherwise)."""
     if not isinstance(name, str) or not name.strip():
         raise ValueError(f"{what} name is empty; give a name")
     if len(name) > NAME_MAX_CHARS:
         raise ValueError(f"{what} name {name[:20]!r}... is {len(name)} characters long; "
                          f"at most {NAME_MAX_CHARS}")
-    if not name.isprintable():
+    if any(unicodedata.category(c) in ("Cc", "Cs") for c in name):
         raise ValueError(f"{what} name {name!r} holds a control character (a new line, a tab); "
                          "give a plain name")
     return name

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from calibration.camera import CameraModel
-from calibration.limits import IMAGE_SIDE_PX, within
+from calibration.limits import IMAGE_SIDE_PX, PROFILE_MAX_BYTES, within
 from calibration.table import TableGeometry
 
 PROFILE_VERSION = 1
@@ -185,7 +185,12 @@ def _read_json_object(p: Path) -> dict[str, Any]:
     if p.is_dir():
         raise CalibrationError(f"{p} is a folder; give the calibration profile (a JSON file)")
     try:
-        text = p.read_text(encoding="utf-8")
+        with p.open("rb") as fh:
+            data = fh.read(PROFILE_MAX_BYTES + 1)
+        if len(data) > PROFILE_MAX_BYTES:
+            raise CalibrationError(f"{p}: {len(data)}+ bytes is not a calibration profile (a "
+                                   "few kB); give the JSON file `snooker-tracker calibrate` wrote")
+        text = data.decode("utf-8")
     except UnicodeDecodeError:
         raise CalibrationError(f"{p}: not a calibration profile (not UTF-8 text: a picture or "
                                "a video?); give the JSON file `snooker-tracker calibrate` "

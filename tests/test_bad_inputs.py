@@ -135,6 +135,12 @@ def media(tmp_path_factory) -> dict[str, str]:
     m["log_breaker"] = _log(tmp / "breaker.jsonl", {**START, "breaker": "Zed"}, _shot(1))
     m["log_control_name"] = _log(tmp / "ctrl.jsonl", {**START, "players": ["A\nB", "C"]}, _shot(1))
     m["log_good"] = _log(tmp / "good.jsonl", START, _shot(1))
+    m["log_breaker_zed"] = _log(tmp / "zed.jsonl", {**START, "breaker": "Zed"})
+    m["log_strike_no_ball"] = _log(tmp / "noball.jsonl", START, {
+        "type": "shot", "shot": 1, "events": [{"type": "strike", "t": 0.0}]})
+    m["prof_dist6"] = _profile(tmp / "dist6.json", (1920, 1080), lens={
+        "model": "opencv", "K": json.loads(Path(m["prof1080"]).read_text())["lens"]["K"],
+        "dist": [0, 0, 0, 0, 0, 0]})
     # a folder that already holds a run; one that holds none
     held = tmp / "held"
     held.mkdir()
@@ -273,6 +279,34 @@ CASES = [
     C("synth-fps-0", "synth --fps 0 --out {tmp}/s0", 2, "--fps"),
     C("synth-size-zero", "synth --size 0x0 --out {tmp}/s1", 2, "--size"),
     C("synth-unknown-scenario", "synth --scenario nope --out {tmp}/s2", 2, "unknown scenario"),
+    C("synth-seed-negative", "synth --seed -1 --out {tmp}/s3", 2, "--seed"),
+    C("referee-endless-line", "referee /dev/zero", 2, "longer than"),
+    C("referee-strike-without-ball", "referee {log_strike_no_ball}", 2, "schema"),
+    C("process-profile-endless", P + " --calibration /dev/zero", 2, "not a calibration profile"),
+    C("process-profile-six-distortion-numbers", P + " --calibration {prof_dist6}", 2, "lens.dist"),
+    C("process-out-empty", "process {sample} --quiet --out ''", 2, "--out"),
+    C("process-video-is-a-profile", "process {prof1080} --quiet --out {tmp}/out-json", 2,
+      "cannot open"),
+    C("process-inputs-breaker-not-a-player", P + " --inputs {log_breaker_zed}", 2, "breaker"),
+    C("process-overlay-under-dev-null", P + " --overlay /dev/null/o.mp4", 2, "--overlay"),
+    C("process-serve-port-out-of-range", P + " --serve 127.0.0.1:99999", 2, "port"),
+    C("process-resume-and-force", "process --resume --force --out {held}", 2, "not both"),
+    C("process-unknown-detector", P + " --detector yolo", 2, "invalid choice"),
+    C("calibrate-points-infinite", "calibrate {sample} --out {tmp}/pi.json --points "
+      '[{{"px":[1,2],"mm":[1e400,0]}}]', 2, "finite"),
+    C("calibrate-points-unknown-landmark", "calibrate {sample} --out {tmp}/pu.json --points "
+      '{{"corner:nope":[1,2]}}', 2, "corner:nope"),
+    C("calibrate-points-a-png", "calibrate {sample} --out {tmp}/pp.json --points {still}", 2,
+      "--points"),
+    C("pots-solid-colour", "pots {solid}", 2, "no table"),
+    C("report-no-such-run", "report {store} --run 99 --out {tmp}/r.html", 2, "no run 99"),
+    C("report-not-a-store", "report {prof1080} --out {tmp}/r2.html", 2, "not a match store"),
+    C("export-not-a-store", "export {prof1080}", 2, "not a match store"),
+    C("serve-not-a-store", "serve --store {prof1080}", 2, "not a match store"),
+    C("eval-metrics-under-dev-null", "eval --fast --metrics /dev/null/m.json", 2, "--metrics"),
+    C("eval-reference-missing", "eval --fast --metrics {tmp}/m.json --reference {tmp}/none.json",
+      3, "no reference"),
+    C("unknown-command", "frobnicate", 2, "invalid choice"),
 ]
 
 

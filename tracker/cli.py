@@ -87,6 +87,8 @@ def _output_dir(option: str, path: str | Path) -> Path:
 def _output_file(option: str, path: str | Path, force: bool | None = None) -> Path:
     """A file the command may write: its folder made if absent; an existing file is refused
     unless ``force`` (None: derived outputs, replaced freely). UserError otherwise."""
+    if not str(path).strip():
+        raise UserError(f"{option} is empty; give a file name")
     p = Path(path)
     _check_parent_chain(option, p)
     if p.is_dir():
@@ -216,8 +218,10 @@ def cmd_synth(args: argparse.Namespace) -> int:
         raise UserError(f"--size {args.size}: each side must be {IMAGE_SIDE_PX[0]} to "
                         f"{IMAGE_SIDE_PX[1]} px")
     _number("--fps", args.fps, FPS, "frames per second")
-    if args.frames < 0:
-        raise UserError(f"--frames must be 0 (no limit) or more, got {args.frames}")
+    for option, value in (("--frames", args.frames), ("--seed", args.seed),
+                          ("--chalk-marks", args.chalk_marks), ("--rings", args.rings)):
+        if not 0 <= value < 2**32:
+            raise UserError(f"{option} must be 0 or more, got {value}")
     _output_dir("--out", args.out)
     t = STANDARD_TABLE
     camera = (CameraModel.overhead(t.length, t.width, (w_px, h_px)) if args.camera == "overhead"
@@ -277,11 +281,29 @@ def _read_json_option(option: str, text: str) -> object:
             raise UserError(f"{option} {p}: cannot read it as UTF-8 text ({exc}); give a JSON "
                             "file") from None
     try:
-        return json.loads(text)
-    except (json.JSONDecodeError, RecursionError) as exc:
+        value = json.loads(text, parse_constant=_refuse_constant)
+    except (ValueError, RecursionError) as exc:
         what = "its JSON is malformed" if p.is_file() else "neither a file nor JSON"
         raise UserError(f"{option} {text[:60]!r}: {what} ({getattr(exc, 'msg', exc)}); see "
                         "docs/CALIBRATION.md") from None
+    if not _finite_json(value):
+        raise UserError(f"{option}: every number must be finite (no 1e400, NaN or Infinity)")
+    return value
+
+
+def _refuse_constant(name: str) -> object:
+    raise ValueError(f"{name} is not a number")
+
+
+def _finite_json(value: object) -> bool:
+    """Whether every number in a JSON value is finite."""
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_finite_json(v) for v in value.values())
+    if isinstance(value, list):
+        return all(_finite_json(v) for v in value)
+    return True
 
 
 def _lens(path: str | None):
@@ -367,9 +389,12 @@ def cmd_process(args: argparse.Namespace) -> int:
     """Referee a video end to end (``--resume``: go on with a cut-off run)."""
     from calibration.profile import Calibration, CalibrationError
     from tracker.outputs.store import StoreError
+    from tracker.perception.learned import LearnedUnavailable
     from tracker.pipeline import VideoError, inputs_from_log, process_video, spoken_from_log
     from tracker.resume import ResumeError, resume_point
 
+    if not args.out.strip():
+        raise UserError("--out is empty; give the folder to write the run into")
     out = Path(args.out)
     opts = _resumed_options(args, out) if args.resume else _new_run_options(args, out)
     players = tuple(opts.players)
@@ -410,8 +435,13 @@ def cmd_process(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         raise UserError(f"interrupted: the calls so far are kept in {out}; go on with: "
                         f"snooker-tracker process --resume --out {out}", EXIT_INTERRUPTED) from None
+    except LearnedUnavailable as exc:
+        raise UserError(one_line(exc), EXIT_MISSING) from None
     except (VideoError, CalibrationError, RecordError, StoreError) as exc:
         raise UserError(one_line(exc)) from None
+    except RuleError as exc:  # the frame start (from --inputs, or as seen) cannot start a frame
+        raise UserError(f"the frame cannot start: {one_line(exc)}; check the frame_start line "
+                        "of --inputs") from None
     except OSError as exc:
         raise UserError(f"{exc.filename or out}: {exc.strerror or exc}; check the paths and "
                         "free space") from None
@@ -669,11 +699,15 @@ def cmd_eval(args: argparse.Namespace) -> int:
                         "clone of the repository, installed with pip install -e "
                         "'.[test,synth]' && pip install --no-deps pooltool-billiards==0.6.0",
                         EXIT_MISSING)
+    metrics_out = _output_file("--metrics", args.metrics)
+    ref_path = Path(args.reference) if args.reference else evaluate.REFERENCE
+    if not args.update_reference and not ref_path.is_file():
+        raise UserError(f"no reference at {ref_path}; make one with --update-reference",
+                        EXIT_MISSING)
     try:
         physics.ensure_pooltool()
     except physics.PhysicsUnavailable as exc:
         raise UserError(f"eval needs pooltool: {exc}", EXIT_MISSING) from None
-    metrics_out = _output_file("--metrics", args.metrics)
     if not args.fast:
         root = evaluate.ROOT
         for script in ("bench/referee_crosscheck.py", "bench/calibration_accuracy.py",
@@ -694,15 +728,11 @@ def cmd_eval(args: argparse.Namespace) -> int:
         print("eval: ../shared/footage not present: the real-footage metrics are skipped")
     metrics_out.write_text(json.dumps(metrics, indent=1))
     print(json.dumps(metrics, indent=1))
-    ref_path = Path(args.reference) if args.reference else evaluate.REFERENCE
     if args.update_reference:
         old = json.loads(ref_path.read_text()) if ref_path.exists() else None
         ref_path.write_text(json.dumps(reference_from(metrics, old), indent=1) + "\n")
         print(f"reference written: {ref_path}")
         return 0
-    if not ref_path.exists():
-        raise UserError(f"no reference at {ref_path}; make one with --update-reference",
-                        EXIT_MISSING)
     try:
         reference = json.loads(ref_path.read_text(encoding="utf-8"))
     except (ValueError, OSError) as exc:
@@ -746,12 +776,15 @@ def cmd_pots(args: argparse.Namespace) -> int:
     """Pots in a clip of one shot (a replay): ball, pocket and time of each, as JSON."""
     from calibration.limits import DETECTOR_SCALE
     from calibration.profile import Calibration, CalibrationError
+    from tracker.perception.learned import LearnedUnavailable
     from tracker.perception.potwatch import ClipError, watch_pots
 
     _number("--scale", args.scale, DETECTOR_SCALE)
     try:
         cal = Calibration.load(args.calibration) if args.calibration else None
         res = watch_pots(args.video, calibration=cal, scale=args.scale, detector=args.detector)
+    except LearnedUnavailable as exc:
+        raise UserError(one_line(exc), EXIT_MISSING) from None
     except (ClipError, CalibrationError) as exc:
         raise UserError(one_line(exc)) from None
     print(json.dumps({"video": args.video, "frames": res.frames,

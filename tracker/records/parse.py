@@ -12,6 +12,7 @@ from typing import Any
 import jsonschema
 
 from calibration.limits import (
+    LOG_LINE_MAX_CHARS,
     POSITION_MARGIN_MM,
     TABLE_LENGTH_MM,
     TABLE_WIDTH_MM,
@@ -189,7 +190,11 @@ def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
     last_shot, n_records = 0, 0
     try:
         with p.open(encoding="utf-8") as fh:
-            for n, raw in enumerate(fh, start=1):
+            for n, raw in enumerate(iter(lambda: fh.readline(LOG_LINE_MAX_CHARS + 1), ""),
+                                    start=1):
+                if len(raw) > LOG_LINE_MAX_CHARS:
+                    raise RecordError(f"the line is longer than {LOG_LINE_MAX_CHARS} "
+                                      "characters: not a match-log record", n)
                 text = raw.strip()
                 if not text or text.startswith("//"):
                     continue
