@@ -198,7 +198,7 @@ def _read_json_object(p: Path) -> dict[str, Any]:
     except OSError as exc:
         raise CalibrationError(f"{p}: cannot read the profile ({exc.strerror})") from None
     try:
-        d = json.loads(text, parse_constant=_no_constant)
+        d = json.loads(text, parse_constant=_no_constant, object_pairs_hook=_no_duplicates)
     except (json.JSONDecodeError, RecursionError, ValueError) as exc:
         why = f"{exc.msg} at line {exc.lineno}" if isinstance(exc, json.JSONDecodeError) else exc
         raise CalibrationError(f"{p}: not valid JSON ({why}); give the profile "
@@ -208,6 +208,15 @@ def _read_json_object(p: Path) -> dict[str, Any]:
                                f"a {type(d).__name__}; give the profile `snooker-tracker "
                                "calibrate` wrote")
     return d
+
+
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k!r} appears twice in one object")
+        out[k] = v
+    return out
 
 
 def _no_constant(name: str) -> Any:

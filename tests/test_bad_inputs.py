@@ -135,6 +135,10 @@ def media(tmp_path_factory) -> dict[str, str]:
     m["log_breaker"] = _log(tmp / "breaker.jsonl", {**START, "breaker": "Zed"}, _shot(1))
     m["log_control_name"] = _log(tmp / "ctrl.jsonl", {**START, "players": ["A\nB", "C"]}, _shot(1))
     m["log_good"] = _log(tmp / "good.jsonl", START, _shot(1))
+    m["log_typo"] = _log(tmp / "typo.jsonl", START, {**_shot(1), "nomnation": "blue"})
+    m["log_dup_key"] = _log(tmp / "dupkey.jsonl", START, json.dumps(_shot(
+        1, positions_before={"white": [100, 100]})).replace(
+        '{"white": [100, 100]}', '{"white": [100, 100], "white": [900, 900]}'))
     m["log_breaker_zed"] = _log(tmp / "zed.jsonl", {**START, "breaker": "Zed"})
     m["log_strike_no_ball"] = _log(tmp / "noball.jsonl", START, {
         "type": "shot", "shot": 1, "events": [{"type": "strike", "t": 0.0}]})
@@ -281,6 +285,8 @@ CASES = [
     C("synth-unknown-scenario", "synth --scenario nope --out {tmp}/s2", 2, "unknown scenario"),
     C("synth-seed-negative", "synth --seed -1 --out {tmp}/s3", 2, "--seed"),
     C("referee-endless-line", "referee /dev/zero", 2, "longer than"),
+    C("referee-misspelt-field", "referee {log_typo}", 2, "nomnation"),
+    C("referee-a-key-twice", "referee {log_dup_key}", 2, "twice"),
     C("referee-strike-without-ball", "referee {log_strike_no_ball}", 2, "schema"),
     C("process-profile-endless", P + " --calibration /dev/zero", 2, "not a calibration profile"),
     C("process-profile-six-distortion-numbers", P + " --calibration {prof_dist6}", 2, "lens.dist"),

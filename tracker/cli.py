@@ -424,6 +424,7 @@ def cmd_process(args: argparse.Namespace) -> int:
         opts.save(out)
         log.info("resuming the run in %s: %d records (%d strokes) already called are met "
                  "again first", out, len(point.records), point.strokes)
+    previous = _terminate_as_interrupt()
     try:
         listeners = _process_listeners(args, opts, point)
         server = _start_server(args) if args.serve is not None else None
@@ -445,6 +446,8 @@ def cmd_process(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise UserError(f"{exc.filename or out}: {exc.strerror or exc}; check the paths and "
                         "free space") from None
+    finally:
+        _restore_terminate(previous)
     summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
@@ -463,6 +466,28 @@ def cmd_process(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             server.stop()
     return 0
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _terminate_as_interrupt() -> object:
+    """SIGTERM (a service manager or ``kill`` stopping the run) ends ``process`` as Ctrl-C
+    does: the calls are kept and the run can be resumed. Returns the previous handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _restore_terminate(previous: object) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
 
 
 #: ``process`` options that decide a run's calls (a resumed run takes them from ``run.json``).

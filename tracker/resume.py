@@ -267,9 +267,10 @@ class ResumedRun(RefereeRun):
     """A :class:`RefereeRun` that goes on with a cut-off one (see the module docstring).
 
     While it meets the committed records again (:attr:`catching_up`), what it makes is checked
-    against them, and the listeners that keep records (``keeps_records``: the JSONL files, the
-    store) hear nothing (no record, frame or end) and ``on_call`` is not called; the other
-    listeners (an overlay) get everything.
+    against them, and the listeners marked ``resume_holds_back`` (the JSONL files and the store,
+    which hold those records already, and the console bridge, whose requests would land in the
+    middle of the replay) hear nothing (no record, frame or end) and ``on_call`` is not called;
+    the other listeners (an overlay, review pictures) get everything.
     """
 
     def __init__(self, *args: Any, done: ResumePoint, **kwargs: Any):
@@ -279,7 +280,8 @@ class ResumedRun(RefereeRun):
         self._all_listeners = self.listeners
         self._all_on_call = self.on_call
         if self._pending:
-            self.listeners = [li for li in self.listeners if not getattr(li, "keeps_records", False)]
+            self.listeners = [li for li in self.listeners
+                              if not getattr(li, "resume_holds_back", False)]
             self.on_call = None
         n = 0
         for r in done.records:  # what was said about each stroke, as committed

@@ -38,8 +38,9 @@ class JsonlOutputs(RunListener):
             rewritten with them (through temporary files), then written on as usual.
     """
 
-    #: records already called are not written again by a resumed run (tracker.resume)
-    keeps_records = True
+    #: a resumed run holds it back until the records already called are met again
+    #: (tracker.resume): they are not written twice
+    resume_holds_back = True
 
     def __init__(self, out: Path, calibration: Calibration,
                  resume: tuple[list[str], list[str]] | None = None):

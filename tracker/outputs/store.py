@@ -451,8 +451,9 @@ class StoreWriter(RunListener):
             new run.
     """
 
-    #: records already called are not written again by a resumed run (tracker.resume)
-    keeps_records = True
+    #: a resumed run holds it back until the records already called are met again
+    #: (tracker.resume): they are not written twice
+    resume_holds_back = True
 
     def __init__(self, path: str | Path, video: str, resume_run: int | None = None):
         self.path = Path(path)

@@ -199,7 +199,8 @@ def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
                 if not text or text.startswith("//"):
                     continue
                 try:
-                    obj = json.loads(text, parse_constant=_refuse_constant)
+                    obj = json.loads(text, parse_constant=_refuse_constant,
+                                     object_pairs_hook=_refuse_duplicate_keys)
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})",
                                       n) from None
@@ -229,6 +230,25 @@ def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
                           "(docs/SHOT-RECORD.md)")
 
 
+def _refuse_duplicate_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object; one that names a key twice is refused (JSON readers keep the last
+    silently: a second "white" position, a second nomination)."""
+    out: dict[str, Any] = {}
+    for k, v in pairs:
+        if k in out:
+            raise ValueError(f"the key {k!r} appears twice in one object")
+        out[k] = v
+    return out
+
+
+@lru_cache(maxsize=1)
+def _known_fields() -> dict[str, frozenset[str]]:
+    """The fields each record type may have (its schema's properties, type and version)."""
+    defs = schema()["$defs"]
+    return {kind: frozenset({"type", "version", *defs[kind].get("properties", {})})
+            for kind in ("frame_start", "shot", "input")}
+
+
 def _refuse_constant(name: str) -> Any:
     """JSON has no NaN or Infinity (Python's json reads them unless told not to)."""
     raise ValueError(f"{name} is not a number: give a finite number")
@@ -237,6 +257,10 @@ def _refuse_constant(name: str) -> Any:
 def _check_values(obj: dict[str, Any], table: tuple[float, float] | None) -> None:
     """The checks the schema cannot make: finite times within the limits, positions on the
     table, a real table size, two different players with printable names (ValueError)."""
+    unknown = sorted(set(obj) - _known_fields()[obj["type"]])
+    if unknown:
+        raise ValueError(f"unknown field {unknown[0]!r} in a {obj['type']} record (a typo?); "
+                         f"its fields are: {', '.join(sorted(_known_fields()[obj['type']]))}")
     if obj["type"] == "frame_start":
         names = [*obj["players"], *(n for team in obj.get("teams") or [] for n in team),
                  *(obj.get("order") or [])]
