@@ -512,8 +512,8 @@ def cut_off_end(exc: BaseException, frames_read: int, total: int | None) -> Sour
     """How a run stopped by Ctrl-C (``interrupted``) or an error (``failed``) ended."""
     if isinstance(exc, KeyboardInterrupt):
         return SourceEnd("interrupted", frames_read, total,
-                         f"interrupted (Ctrl-C or a stop signal) after {frames_read} video frames: the calls so "
-                         "far are kept; go on with process --resume --out OUT")
+                         f"interrupted (Ctrl-C or a stop signal) after {frames_read} video "
+                         "frames: the calls so far are kept: process --resume goes on")
     return SourceEnd("failed", frames_read, total,
                      f"stopped by an error after {frames_read} video frames "
                      f"({type(exc).__name__}): the calls so far are kept")
