@@ -141,7 +141,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         # far off (misread cushion lines can fit a wrong camera too)
         raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
                             f"{table.width:.0f} mm (median {corners_fit['median']:.0f} mm off); "
-                            "check --table-size or use --points")
+                            "check --table-size or give the corners by hand (calibrate --points)")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
     notes = []
     if orientation == "convention":
@@ -157,11 +157,11 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     if fit["median"] > MAX_FIT_ERROR_MM:
         raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
                             f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
-                            "--table-size or use --points")
+                            "--table-size or give the corners by hand (calibrate --points)")
     if fit["worst_side"] > 2 * MAX_FIT_ERROR_MM:
         raise TableNotFound(f"one cushion line is {fit['worst_side']:.0f} mm off the table model "
                             "while the others fit: it is hidden or misread (a projected ring, a "
-                            "cue along it); use another frame, or --points")
+                            "cue along it); use another frame, or give the corners by hand (calibrate --points)")
     return Calibration((w, h), table, cam, fit, "auto", orientation,
                        "estimated" if focal_ok else "assumed", notes)
 

@@ -427,7 +427,8 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                   max_frames: int | None = None,
                   inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
                   spoken: dict[int, dict[str, Any]] | None = None,
-                  listeners: Iterable[RunListener] = (), detector: str = "auto") -> ProcessResult:
+                  listeners: Iterable[RunListener] = (), detector: str = "auto",
+                  resume: Any = None) -> ProcessResult:
     """Referee a video (or any frame source); see the module docstring.
 
     Args:
@@ -437,9 +438,13 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         inputs, spoken: see :class:`RefereeRun`.
         listeners: more receivers of the results (overlay, store, live server).
         detector: ``colour``, ``learned`` or ``auto`` (see :class:`RefereeRun`).
+        resume: a :class:`tracker.resume.ResumePoint`: go on with a cut-off run (the video is
+            seen again from its start; the calls already made are met again, not repeated).
 
     Raises:
-        VideoError: unreadable video, or no table in its first frames (with the reason).
+        VideoError: unreadable video, a calibration made for pictures of another size, no
+            table in its first frames, or (resuming) a video that no longer gives the calls
+            already made (with the reason).
     """
     from tqdm import tqdm
 
@@ -454,6 +459,11 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         first = next(frames, None)
         if first is None:
             raise VideoError(f"{source.name}: the video has no readable frame")
+        if calibration is not None:
+            try:
+                calibration.check_image_size(first.image.shape[1::-1], source.name)
+            except ValueError as exc:
+                raise VideoError(str(exc)) from None
         table = table or (calibration.table if calibration else TableGeometry.standard())
         if calibration is None:
             try:
@@ -463,14 +473,17 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                                  "PROFILE (see `snooker-tracker calibrate`)") from None
         outs: list[RunListener] = []
         if out_dir is not None:
-            outs.append(JsonlOutputs(Path(out_dir), calibration))
-        run = RefereeRun(calibration, source.fps, players, inputs, spoken,
-                         [*outs, *listeners], on_call, detector)
+            outs.append(JsonlOutputs(Path(out_dir), calibration,
+                                     resume.lines if resume is not None else None))
+        run = (resume.run if resume is not None else RefereeRun)(
+            calibration, source.fps, players, inputs, spoken, [*outs, *listeners], on_call,
+            detector)
         run.begin(first.image)
         total = min(source.total or 0, max_frames or 10**9) or None
         bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
         frame: Frame | None = first
         decode_s = 0.0
+        cut_off: BaseException | None = None
         try:
             while frame is not None:
                 run.step(frame, decode_s)
@@ -481,14 +494,29 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                 t_a = time.perf_counter()
                 frame = next(frames, None)
                 decode_s = time.perf_counter() - t_a
+        except BaseException as exc:  # Ctrl-C or an error: the run ends, saying so
+            cut_off = exc
+            raise
         finally:
             bar.close()
             if source.end is None:  # the generator was left before it could say
                 frames.close()
-            result = run.finish(source.end)
+            result = run.finish(source.end if cut_off is None
+                                else cut_off_end(cut_off, run.result.frames, source.total))
     finally:
         source.close()
     return result
+
+
+def cut_off_end(exc: BaseException, frames_read: int, total: int | None) -> SourceEnd:
+    """How a run stopped by Ctrl-C (``interrupted``) or an error (``failed``) ended."""
+    if isinstance(exc, KeyboardInterrupt):
+        return SourceEnd("interrupted", frames_read, total,
+                         f"interrupted (Ctrl-C or a stop signal) after {frames_read} video "
+                         "frames: the calls so far are kept: process --resume goes on")
+    return SourceEnd("failed", frames_read, total,
+                     f"stopped by an error after {frames_read} video frames "
+                     f"({type(exc).__name__}): the calls so far are kept")
 
 
 def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart]]:

@@ -8,12 +8,17 @@ video ended early.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from calibration.io import MediaError, check_video_file
+
+log = logging.getLogger(__name__)
 
 
 class SourceError(RuntimeError):
@@ -97,6 +102,9 @@ class FrameSource:
         """Release what the source holds (file handles, devices)."""
 
 
+#: Frames per second assumed for a file that does not say (a warning is logged).
+DEFAULT_FPS = 25.0
+
 #: A file whose header promises more frames than it gives is called truncated only when it
 #: falls short by more than this many frames (headers of some encoders count a frame or two
 #: that no decoder delivers).
@@ -110,15 +118,18 @@ class VideoFileSource(FrameSource):
         super().__init__()
         p = Path(path)
         self.name = str(p)
-        if not p.exists():
-            raise SourceError(f"{p}: no such file")
-        if p.is_dir():
-            raise SourceError(f"{p} is a folder; give a video file")
+        try:
+            check_video_file(p)
+        except MediaError as exc:
+            raise SourceError(str(exc)) from None
         self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else 25.0
+        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else DEFAULT_FPS
+        if self.fps != fps:
+            log.warning("%s does not give a usable frame rate (%s): %g frames per second "
+                        "assumed, so times may be off", p, fps, DEFAULT_FPS)
         n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.total = n if n > 0 else None
         w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)

@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from calibration.auto import calibrate_best
+from calibration.io import MediaError, check_video_file
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker.perception.learned import make_detector
@@ -81,14 +82,20 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
     from calibration.finder import TableNotFound
 
     p = Path(path)
+    try:
+        check_video_file(p)
+    except MediaError as exc:
+        raise ClipError(str(exc)) from None
     cap = cv2.VideoCapture(str(p))
-    if not p.exists() or not cap.isOpened():
+    if not cap.isOpened():
         raise ClipError(f"{p}: cannot open the video (missing, unsupported codec or damaged)")
     fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
     n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     frames = _sample(cap, n, samples)
     if not frames:
         raise ClipError(f"{p}: the video has no readable frame")
+    if calibration is not None:
+        calibration.check_image_size((frames[0].shape[1], frames[0].shape[0]), str(p))
     table = table or (calibration.table if calibration else TableGeometry.standard())
     if calibration is None:
         try:
