@@ -13,7 +13,8 @@ Profile file (JSON, ``version`` 1; documented in ``docs/CALIBRATION.md``)::
       "method": "auto" | "manual",
       "orientation": "markings" | "assumed",
       "focal": "estimated" | "assumed",
-      "notes": [...]
+      "notes": [...],
+      "accuracy": {...} | absent   # auto: hold-out errors of the markings (docs/CALIBRATION.md)
     }
 """
 
@@ -48,6 +49,11 @@ class Calibration:
         fit_error_mm: median and max residual of the fit, mm.
         method, orientation, focal: how it was obtained.
         notes: what the user should know.
+        accuracy: (automatic calibration) the independent accuracy: each marking (a colour on
+            its spot, the baulk line, the D) left out of the fit in turn and measured, mm
+            (``holdout_mm``, ``holdout_median_mm``, ``holdout_max_mm``), which markings were
+            used, ``focal_spread_mm`` where the focal length was assumed, ``reported_mm`` and
+            ``poor``. Empty for manual profiles and for profiles written before it existed.
     """
 
     image_size: tuple[int, int]
@@ -58,6 +64,12 @@ class Calibration:
     orientation: str = "markings"
     focal: str = "estimated"
     notes: list[str] = field(default_factory=list)
+    accuracy: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def orientation_certain(self) -> bool:
+        """True when the baulk end was seen (markings, colours on their spots) or given."""
+        return self.orientation in ("markings", "colours", "markings+colours", "given")
 
     @property
     def homography_image_to_table(self) -> np.ndarray:
@@ -94,6 +106,8 @@ class Calibration:
             "orientation": self.orientation,
             "focal": self.focal,
             "notes": self.notes,
+            "orientation_certain": self.orientation_certain,
+            "accuracy": self.accuracy,
         }
 
     def save(self, path: str | Path) -> None:
@@ -129,4 +143,5 @@ class Calibration:
             raise CalibrationError(f"{p}: malformed profile ({exc}); see docs/CALIBRATION.md") from None
         return cls(tuple(d["image_size"]), table, cam, d.get("fit_error_mm", {}),
                    d.get("method", "auto"), d.get("orientation", "markings"),
-                   d.get("focal", "estimated"), list(d.get("notes", [])))
+                   d.get("focal", "estimated"), list(d.get("notes", [])),
+                   dict(d.get("accuracy") or {}))
