@@ -43,9 +43,9 @@ from calibration.table import TableGeometry
 #: A calibration whose cushion points miss the model by more than this is refused, mm.
 MAX_FIT_ERROR_MM = 25.0
 #: The colours decide which end is baulk when their score (:func:`colour_score`, about one
-#: point per colour on its spot) reaches this, and beats the other end's by COLOUR_MARGIN.
+#: point per colour at its own end) reaches this, and beats the other end's by COLOUR_MARGIN.
 COLOUR_DECISIVE = 1.5
-COLOUR_MARGIN = 1.0
+COLOUR_MARGIN = 2.0
 #: A cushion side whose edge points lie this far (mm, median) from the table once the
 #: markings hold the camera, and this many times further than the other sides, is misread
 #: (the rail's edge taken for the nose) and left out.

@@ -37,6 +37,9 @@ SPOT_COLOURS = ("yellow", "green", "brown", "blue", "pink", "black")
 #: A ball of a spot's colour is taken as standing on it when the first camera puts it within
 #: this distance of the spot, mm (the cushion-only camera can be 80 mm off).
 SPOT_SEARCH_MM = 160.0
+#: :func:`colour_score`: a colour counts for its end within this fraction of the table's
+#: length of its spot, along the table.
+END_ZONE = 0.12
 #: After the joint fit, a spot ball this far from its spot (mm), and more than
 #: :data:`SPOT_OUTLIER_FACTOR` times the median marking error, is taken as not on its spot.
 SPOT_OUTLIER_MM = 18.0
@@ -118,20 +121,35 @@ def detect_balls(img: np.ndarray, cam: CameraModel, table: TableGeometry) -> tup
     return d.px[keep], [CLASSES[int(k)] for k in d.cls[keep]]
 
 
-def colour_score(cam: CameraModel, table: TableGeometry, px: np.ndarray, names: list[str],
-                 scale_mm: float = 120.0) -> float:
-    """How well the colours stand on their spots under ``cam``: the sum over the spot colours
-    of exp(-(d / scale)^2), d the distance (mm) of the nearest ball of that colour from its
-    spot. A table turned end for end puts yellow, green and brown among the reds."""
+def colour_score(cam: CameraModel, table: TableGeometry, px: np.ndarray, names: list[str]) -> float:
+    """How well the colours stand at their own end of the table under ``cam``.
+
+    Per spot colour (blue, in the middle, says nothing about the ends), its best ball scores
+    +1 within :data:`END_ZONE` of the table's length from its spot along the table, -1 as
+    near the mirrored place at the other end; yellow and green add +-0.5 for standing on the
+    right side of the long centre line (yellow on the right of a player at baulk). Loose on
+    purpose: a home table of unknown size, or colours in play near their spots, still say
+    which end is baulk; a table turned end for end scores the opposite.
+    """
     if not len(px):
         return 0.0
     mm = cam.ball_centre_to_table(px, table.ball_radius)
+    zone = END_ZONE * table.length
     score = 0.0
     for c in SPOT_COLOURS:
-        sel = [i for i, n in enumerate(names) if n == c]
-        if sel:
-            d = np.linalg.norm(mm[sel] - np.array(table.spots[c]), axis=1).min()
-            score += float(math.exp(-(d / scale_mm) ** 2))
+        if c == "blue":
+            continue
+        sx, sy = table.spots[c]
+        best = None
+        for i, n in enumerate(names):
+            if n != c:
+                continue
+            x, y = mm[i]
+            v = 1.0 if abs(y - sy) < zone else (-1.0 if abs(y - (table.length - sy)) < zone else 0.0)
+            if c in ("yellow", "green") and v != 0.0 and abs(x - table.centre_x) > 0.05 * table.width:
+                v += 0.5 if (x - table.centre_x) * (sx - table.centre_x) > 0 else -0.5
+            best = v if best is None else max(best, v)
+        score += best or 0.0
     return score
 
 
@@ -263,8 +281,14 @@ def find_markings(img: np.ndarray, cam: CameraModel, table: TableGeometry,
     # a ball's apparent radius near the baulk line, px
     c = np.array([[table.centre_x, table.baulk_line, table.ball_radius]])
     r_px = float(np.linalg.norm(cam.project(c + [table.ball_radius, 0, 0]) - cam.project(c)))
-    line = find_baulk_line(gray, cam, table, px, 1.6 * r_px + 2)
-    arc = find_d_arc(gray, cam, table, px, 1.6 * r_px + 2)
+    # lines are chalked white on a match table, drawn dark on some others: both are tried,
+    # the polarity that finds more of the line wins
+    line, arc = np.zeros((0, 2)), np.zeros((0, 2))
+    for g in (gray, 255.0 - gray):
+        ln = find_baulk_line(g, cam, table, px, 1.6 * r_px + 2)
+        ar = find_d_arc(g, cam, table, px, 1.6 * r_px + 2)
+        if len(ln) + len(ar) > len(line) + len(arc):
+            line, arc = ln, ar
     return Markings(spots, line, arc)
 
 

@@ -11,7 +11,8 @@ Profile file (JSON, ``version`` 1; documented in ``docs/CALIBRATION.md``)::
       "camera_pose": {"R": 3x3, "t": [mm]} | null,
       "fit_error_mm": {"median": mm, "max": mm, "n": points, "worst_side": mm (auto)},
       "method": "auto" | "manual",
-      "orientation": "markings" | "assumed",
+      "orientation": "markings" | "colours" | "markings+colours" | "convention" | "assumed" | "uncertain" | "given",
+      "orientation_certain": bool,
       "focal": "estimated" | "assumed",
       "notes": [...],
       "accuracy": {...} | absent   # auto: hold-out errors of the markings (docs/CALIBRATION.md)
