@@ -54,6 +54,9 @@ SIDE_OUTLIER_FACTOR = 3.0
 #: The range of lenses tried where the focal length cannot be estimated, degrees of
 #: horizontal field of view: the spread of ball positions over it is reported.
 FOCAL_RANGE_DEG = (50.0, 80.0)
+#: The markings only check the cushion-fitted camera (it is kept) when they lie within this
+#: distance of the table's (median, mm): their own reading is about that precise.
+MARKINGS_AGREE_MM = 3.0
 
 
 def table_corners(table: TableGeometry) -> np.ndarray:
@@ -188,7 +191,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
                             f"{table.width:.0f} mm (median {corners_fit['median']:.0f} mm off); "
                             "check --table-size or use --points")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
-    cam, marks, side_w = fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
+    cam, marks, side_w, fitted = fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
     if orientation == "convention":
         notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
                      "the black-spot end, as the TV main camera does; check the rectified picture")
@@ -209,7 +212,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
         raise TableNotFound(f"one cushion line is {fit['worst_side']:.0f} mm off the table model "
                             "while the others fit: it is hidden or misread (a projected ring, a "
                             "cue along it); use another frame, or --points")
-    accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w)
+    accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
     if not focal_ok:
         notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
                      " degrees field of view assumed (give --hfov if known); balls may be up to "
@@ -265,15 +268,22 @@ def fit_to_markings(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray],
     stand off their spots and, when the markings are strong enough, a cushion side that
     disagrees with them (its edge read on the rail instead of the nose).
 
+    When the cushion-fitted camera already puts the markings within
+    :data:`MARKINGS_AGREE_MM` of the table's (median) and no side was left out, it is kept: the
+    markings have checked it, and a marking read in the picture (a ball's centre, a chalk
+    line's middle) is less precise than some 400 cushion-edge points.
+
     Returns:
-        (camera, markings used, weight per cushion side: 1 used, 0 left out).
+        (camera, markings found, weight per cushion side: 1 used, 0 left out, whether the
+        camera was fitted to the markings).
     """
     side_w = [1.0] * len(edges)
+    cushion_cam = cam
     marks = Markings()
     for _ in range(3):
         marks = find_markings(img, cam, table, balls)
         if not marks.groups:
-            return cam, marks, side_w
+            return cam, marks, side_w, False
         cam = fit_camera(cam, edges, table, kn, marks, fit_focal, side_w)
         errs = marking_errors(cam, table, marks)
         med = float(np.median(list(errs.values())))
@@ -293,7 +303,11 @@ def fit_to_markings(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray],
                 continue
         if not off:
             break
-    return cam, marks, side_w
+    if all(wt > 0 for wt in side_w) and marks.groups:
+        before = marking_errors(cushion_cam, table, marks)
+        if np.median(list(before.values())) <= MARKINGS_AGREE_MM:
+            return cushion_cam, marks, side_w, False
+    return cam, marks, side_w, bool(marks.groups)
 
 
 def _with_focal(cam: CameraModel, table: TableGeometry, hfov_deg: float) -> CameraModel:
@@ -334,12 +348,18 @@ def focal_spread(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
 
 def measure_accuracy(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                      kn: tuple[float, float], marks: Markings, fit_focal: bool,
-                     side_w: list[float]) -> dict[str, Any]:
+                     side_w: list[float], fitted: bool = True) -> dict[str, Any]:
     """The profile's ``accuracy``: the hold-out errors of the markings (each left out of the
-    fit in turn, mm), which markings were used, the spread over plausible lenses where the
-    focal length was assumed, and the figure to report with a verdict."""
-    held = holdout(cam, edges, table, kn, marks, fit_focal, side_w) if marks.groups else {}
-    acc: dict[str, Any] = {"markings": marks.summary(),
+    fit in turn, mm; where the camera was not fitted to the markings, their errors under it:
+    the fit never saw them), which markings were found, the spread over plausible lenses
+    where the focal length was assumed, and the figure to report with a verdict."""
+    if not marks.groups:
+        held = {}
+    elif fitted:
+        held = holdout(cam, edges, table, kn, marks, fit_focal, side_w)
+    else:
+        held = marking_errors(cam, table, marks)
+    acc: dict[str, Any] = {"markings": marks.summary(), "fitted_to_markings": fitted,
                            "holdout_mm": {k: round(v, 1) for k, v in held.items()}}
     if held:
         vals = np.array(list(held.values()))
