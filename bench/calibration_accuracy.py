@@ -183,60 +183,10 @@ def stills() -> list[tuple[str, str]]:
     return done
 
 
-def truth_rows() -> list[dict]:
-    """The labelled real stills (bench/calibration_truth.py), one row each."""
-    from calibration_truth import LABELS, run_one
-
-    if not FOOTAGE.exists():
-        return []
-    return [run_one(json.loads(f.read_text())) for f in sorted(LABELS.glob("*.json"))]
-
-
-def truth_lines(rows: list[dict]) -> list[str]:
-    """Markdown for the labelled real stills."""
-    if not rows:
-        return []
-
-    def med(d: dict) -> str:
-        return f"{np.median(list(d.values())):.1f}" if d else "–"
-
-    out = ["", "Real stills against the table's own markings, labelled by eye (`bench/labels/*.json`, "
-           "how each was made is in the file; `python bench/calibration_truth.py`): each still "
-           "calibrated as a user would (automatic, full-size table, no hint), the profile written "
-           "and read back, and the labelled pixels mapped through it. *Spot balls*: balls "
-           "standing on their spots ('yes' in the labels), centre pixel → `ball_to_table` → "
-           "distance from the spot. *Baulk line* and *middle pockets*: the labelled ends of the "
-           "baulk line (bed) and mouth centres of the middle pockets (nose height), distance from "
-           "the line / from the table's middle along its length; the middle pockets are not used "
-           "by the calibration at all. *Reported*: the profile's own `accuracy.reported_mm` "
-           "(markings held out of the fit in turn).", "",
-           "| still | orientation (right?) | spot balls, mm each | median | baulk line ends mm | middle pockets mm | reported mm | cushion fit mm |",
-           "|---|---|---|---|---|---|---|---|"]
-    allspots = []
-    for r in rows:
-        name = r["image"].split("/")[-1]
-        if "error" in r:
-            out.append(f"| {name} | refused: {r['error']} | | | | | | |")
-            continue
-        sp = r.get("spots", {})
-        allspots += list(sp.values())
-        each = ", ".join(f"{c} {v}" for c, v in sp.items()) or "(table size unknown: orientation only)"
-        if r.get("spots_likely"):
-            each += "; not counted ('likely'): " + ", ".join(f"{c} {v}" for c, v in r["spots_likely"].items())
-        out.append(f"| {name} | {r['orientation']} ({'yes' if r['orientation_right'] else 'NO'}) | "
-                   f"{each} | {med(sp)} | {r.get('baulk_line', '–')} | {r.get('middle_pockets', '–')} | "
-                   f"{r.get('reported_mm')} | {r.get('fit_median_mm')} |")
-    if allspots:
-        out += ["", f"All spot balls: {len(allspots)}, median **{np.median(allspots):.1f} mm**, "
-                f"p90 {np.percentile(allspots, 90):.1f} mm, worst {max(allspots):.1f} mm."]
-    return out
-
-
 def main() -> None:
     syn = synthetic()
     labres = lab()
     st = stills()
-    truth = truth_rows()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
     lines = ["## Calibration", "",
@@ -278,7 +228,7 @@ def main() -> None:
                   "(ArUco markers): its mm carry that calibration's error too. `with_halo_2` has "
                   "bright projected rings next to the cushions, which pull the cushion-edge "
                   "fit; they are the main source of its larger errors."]
-    lines += truth_lines(truth)
+    lines += ["", "Real stills against the table's own markings: section \"Calibration against the markings\" (`python bench/calibration_truth.py`)."]
     if st:
         lines += ["", "Rectified real stills (top-down, baulk on the left, the model drawn in "
                   "magenta, pocket mouths in yellow; downscaled derivatives of third-party "

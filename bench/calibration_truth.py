@@ -23,7 +23,11 @@ finds itself (the balls on the spots among them): the hold-out figure the profil
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
+import platform
+import subprocess
 import tempfile
 from pathlib import Path
 
@@ -34,6 +38,7 @@ from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
+from tracker.evaluate import replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
 FOOTAGE = ROOT.parent / "shared" / "footage"
@@ -95,9 +100,51 @@ def run_one(label: dict) -> dict:
     return row
 
 
+def truth_lines(rows: list[dict]) -> list[str]:
+    """Markdown for the labelled real stills."""
+    if not rows:
+        return []
+
+    def med(d: dict) -> str:
+        return f"{np.median(list(d.values())):.1f}" if d else "–"
+
+    out = ["", "Real stills against the table's own markings, labelled by eye (`bench/labels/*.json`, "
+           "how each was made is in the file; `python bench/calibration_truth.py`): each still "
+           "calibrated as a user would (automatic, full-size table, no hint), the profile written "
+           "and read back, and the labelled pixels mapped through it. *Spot balls*: balls "
+           "standing on their spots ('yes' in the labels), centre pixel → `ball_to_table` → "
+           "distance from the spot. *Baulk line* and *middle pockets*: the labelled ends of the "
+           "baulk line (bed) and mouth centres of the middle pockets (nose height), distance from "
+           "the line / from the table's middle along its length; the middle pockets are not used "
+           "by the calibration at all. *Reported*: the profile's own `accuracy.reported_mm` "
+           "(markings held out of the fit in turn).", "",
+           "| still | orientation (right?) | spot balls, mm each | median | baulk line ends mm | middle pockets mm | reported mm | cushion fit mm |",
+           "|---|---|---|---|---|---|---|---|"]
+    allspots = []
+    for r in rows:
+        name = r["image"].split("/")[-1]
+        if "error" in r:
+            out.append(f"| {name} | refused: {r['error']} | | | | | | |")
+            continue
+        sp = r.get("spots", {})
+        allspots += list(sp.values())
+        each = ", ".join(f"{c} {v}" for c, v in sp.items()) or "(table size unknown: orientation only)"
+        if r.get("spots_likely"):
+            each += "; not counted ('likely'): " + ", ".join(f"{c} {v}" for c, v in r["spots_likely"].items())
+        out.append(f"| {name} | {r['orientation']} ({'yes' if r['orientation_right'] else 'NO'}) | "
+                   f"{each} | {med(sp)} | {r.get('baulk_line', '–')} | {r.get('middle_pockets', '–')} | "
+                   f"{r.get('reported_mm')} | {r.get('fit_median_mm')} |")
+    if allspots:
+        out += ["", f"All spot balls: {len(allspots)}, median **{np.median(allspots):.1f} mm**, "
+                f"p90 {np.percentile(allspots, 90):.1f} mm, worst {max(allspots):.1f} mm."]
+    return out
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--json", help="write the rows here")
+    ap.add_argument("--write-doc", action="store_true",
+                    help="write the section 'Calibration against the markings' of docs/ACCURACY.md")
     a = ap.parse_args()
     if not FOOTAGE.exists():
         print("../shared/footage not present: skipped")
@@ -112,6 +159,14 @@ def main() -> None:
         print(f"spot balls: {len(spots)}, median {np.median(spots):.1f} mm, max {max(spots):.1f} mm")
     if a.json:
         Path(a.json).write_text(json.dumps(rows, indent=1))
+    if a.write_doc:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True).stdout.strip()
+        head = ["## Calibration against the markings", "",
+                f"Measured {datetime.date.today()} on {platform.machine()} ({os.cpu_count()} cores), "
+                f"commit `{commit}`, by `python bench/calibration_truth.py --write-doc`."]
+        replace_section(ROOT / "docs" / "ACCURACY.md", "Calibration against the markings",
+                        "\n".join(head + truth_lines(rows)) + "\n")
 
 
 if __name__ == "__main__":
