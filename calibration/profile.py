@@ -11,9 +11,11 @@ Profile file (JSON, ``version`` 1; documented in ``docs/CALIBRATION.md``)::
       "camera_pose": {"R": 3x3, "t": [mm]} | null,
       "fit_error_mm": {"median": mm, "max": mm, "n": points, "worst_side": mm (auto)},
       "method": "auto" | "manual",
-      "orientation": "markings" | "assumed",
+      "orientation": "markings" | "colours" | "markings+colours" | "convention" | "assumed" | "uncertain" | "given",
+      "orientation_certain": bool,
       "focal": "estimated" | "assumed",
-      "notes": [...]
+      "notes": [...],
+      "accuracy": {...} | absent   # auto: hold-out errors of the markings (docs/CALIBRATION.md)
     }
 """
 
@@ -49,6 +51,11 @@ class Calibration:
         fit_error_mm: median and max residual of the fit, mm.
         method, orientation, focal: how it was obtained.
         notes: what the user should know.
+        accuracy: (automatic calibration) the independent accuracy: each marking (a colour on
+            its spot, the baulk line, the D) left out of the fit in turn and measured, mm
+            (``holdout_mm``, ``holdout_median_mm``, ``holdout_max_mm``), which markings were
+            used, ``focal_spread_mm`` where the focal length was assumed, ``reported_mm`` and
+            ``poor``. Empty for manual profiles and for profiles written before it existed.
     """
 
     image_size: tuple[int, int]
@@ -59,6 +66,12 @@ class Calibration:
     orientation: str = "markings"
     focal: str = "estimated"
     notes: list[str] = field(default_factory=list)
+    accuracy: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def orientation_certain(self) -> bool:
+        """True when the baulk end was seen (markings, colours on their spots) or given."""
+        return self.orientation in ("markings", "colours", "markings+colours", "given")
 
     @property
     def homography_image_to_table(self) -> np.ndarray:
@@ -95,6 +108,8 @@ class Calibration:
             "orientation": self.orientation,
             "focal": self.focal,
             "notes": self.notes,
+            "orientation_certain": self.orientation_certain,
+            "accuracy": self.accuracy,
         }
 
     def save(self, path: str | Path) -> None:
@@ -140,6 +155,7 @@ class Calibration:
             notes = d.get("notes", [])
             if not isinstance(fit, dict) or not isinstance(notes, list):
                 raise ValueError("fit_error_mm must be an object and notes a list")
+            accuracy = _accuracy(d.get("accuracy"))
             cam = CameraModel(size, K, dist, R, tvec)
         except (KeyError, TypeError, ValueError) as exc:
             raise CalibrationError(f"{p}: malformed profile: {exc}; make a new one with "
@@ -147,7 +163,7 @@ class Calibration:
                                    ) from None
         return cls(size, table, cam, fit, str(d.get("method", "auto")),
                    str(d.get("orientation", "markings")), str(d.get("focal", "estimated")),
-                   [str(n) for n in notes])
+                   [str(n) for n in notes], accuracy)
 
     def check_image_size(self, size: tuple[int, int] | None, what: str) -> None:
         """Refuse pictures of another size than the profile's (its pixels would be wrong).
@@ -208,6 +224,15 @@ def _read_json_object(p: Path) -> dict[str, Any]:
                                f"a {type(d).__name__}; give the profile `snooker-tracker "
                                "calibrate` wrote")
     return d
+
+
+def _accuracy(v: Any) -> dict[str, Any]:
+    """The profile's ``accuracy`` object (hold-out figures; empty when absent)."""
+    if v is None:
+        return {}
+    if not isinstance(v, dict):
+        raise ValueError("accuracy must be a JSON object")
+    return dict(v)
 
 
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
