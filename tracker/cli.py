@@ -201,12 +201,20 @@ def cmd_process(args: argparse.Namespace) -> int:
         res = process_video(src, args.out, calibration=cal, players=players, table=table,
                             progress=not args.quiet, on_call=lambda s: print(s, flush=True),
                             inputs=inputs, max_frames=args.max_frames, spoken=spoken,
-                            listeners=listeners, detector=args.detector)
+                            listeners=listeners, detector=args.detector,
+                            on_note=lambda s: print(s, file=sys.stderr, flush=True),
+                            size=_size_arg(args.size), fps=args.fps)
     except (VideoError, CalibrationError, _RecordError, ValueError, StoreError, OSError) as exc:
         print(f"snooker-tracker process: {exc}", file=sys.stderr)
         return 2
     summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
+    if res.skipped_frames or res.dropped_frames or res.gaps:
+        summary["live"] = {"skipped_frames": res.skipped_frames,
+                           "startup_skipped": res.startup_skipped,
+                           "skipped_while_moving": res.skipped_forced,
+                           "dropped_frames": res.dropped_frames,
+                           "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
     if res.end is not None:
         summary["video_end"] = res.end.reason
         if not res.end.clean:
@@ -221,6 +229,19 @@ def cmd_process(args: argparse.Namespace) -> int:
         except KeyboardInterrupt:
             server.stop()
     return 0
+
+
+def _size_arg(text: str | None) -> tuple[int, int] | None:
+    """``--size WxH`` as (width, height)."""
+    if not text:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise ValueError(f"--size {text}: give the frame size as WIDTHxHEIGHT, e.g. 1920x1080") from None
+    if w <= 0 or h <= 0:
+        raise ValueError(f"--size {text}: width and height must be positive")
+    return w, h
 
 
 def _process_listeners(args: argparse.Namespace, src: str) -> list:
@@ -273,6 +294,55 @@ def _print_urls(host: str, port: int, token: str) -> None:
     print(f"live: scoreboard {base}/  overlay {base}/overlay  console {base}/console#token={token}",
           flush=True)
     print(f"console token: {token}", flush=True)
+
+
+def cmd_batch(args: argparse.Namespace) -> int:
+    """Referee a folder or list of videos, one task per video (Ray, or a plain loop)."""
+    from tracker.scale.batch import BatchError, run_batch
+
+    def said(s: dict) -> None:
+        if s.get("status") == "done":
+            print(f"{s['name']}: done, {s['shots']} strokes, score "
+                  + " - ".join(f"{k} {v}" for k, v in s["score"].items()), flush=True)
+        else:
+            print(f"{s['name']}: FAILED: {s.get('error')}", file=sys.stderr, flush=True)
+
+    try:
+        res = run_batch(args.videos, args.out, use_ray=not args.no_ray, address=args.address,
+                        detector=args.detector, on_done=said)
+    except BatchError as exc:
+        print(f"snooker-tracker batch: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(res), flush=True)
+    return 1 if res["failed"] else 0
+
+
+def cmd_hall(args: argparse.Namespace) -> int:
+    """Several live tables as Ray actors, one store, one live server."""
+    from tracker.scale.batch import BatchError
+    from tracker.scale.hall import load_config, run_hall
+
+    try:
+        cfg = load_config(args.config)
+        server = None
+        if cfg.get("serve"):
+            from tracker.outputs.store import STORE_NAME
+            from tracker.server.app import BackgroundServer, new_token, parse_host_port
+
+            host, port = parse_host_port(cfg["serve"])
+            token = new_token()
+            server = BackgroundServer(Path(cfg["out"]) / STORE_NAME, host, port, token,
+                                      Path(cfg["out"]) / "review")
+            _print_urls(host, port, token)
+        results = run_hall(cfg, on_done=lambda r: print(json.dumps(r), flush=True))
+    except (BatchError, ValueError) as exc:
+        print(f"snooker-tracker hall: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if server is not None:
+        server.stop()
+    return 1 if any(r.get("status") != "done" for r in results) else 0
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -459,7 +529,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--lens", help="lens file from `snooker-tracker checkerboard`")
     c.set_defaults(func=cmd_calibrate)
     pr = sub.add_parser("process", help="referee a video: calls, match log, scoreboard")
-    pr.add_argument("video", nargs="?", help="video file (default: the bundled overhead sample)")
+    pr.add_argument("video", nargs="?", help="video file, camera (0, /dev/video0), stream URL "
+                    "(rtsp://, http://), or - for raw BGR frames on standard input (default: the "
+                    "bundled overhead sample)")
+    pr.add_argument("--size", metavar="WxH", help="frame size of raw frames on standard input")
+    pr.add_argument("--fps", type=float, help="frames per second of a camera or raw frames "
+                    "(default: what the source says, else 25)")
     pr.add_argument("--calibration", help="calibration profile (default: found automatically)")
     pr.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players (A breaks)")
     pr.add_argument("--out", default="out/process", help="output folder")
@@ -495,6 +570,22 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--token", help="the console's token (default: a new one, printed)")
     sv.add_argument("--review", help="folder of review pictures (default: review/ beside the store)")
     sv.set_defaults(func=cmd_serve)
+    ba = sub.add_parser("batch", help="referee a folder or list of videos, one Ray task per "
+                        "video; resumable (needs the ray extra, or --no-ray)")
+    ba.add_argument("videos", help="a folder of videos, or a text file with one path a line")
+    ba.add_argument("--out", required=True, help="output folder (one folder and store per "
+                    "video, index.json)")
+    ba.add_argument("--address", help="a Ray cluster's address (default: a local Ray)")
+    ba.add_argument("--no-ray", action="store_true", help="a plain loop in this process")
+    ba.add_argument("--detector", choices=DETECTORS, default="auto")
+    ba.set_defaults(func=cmd_batch)
+
+    ha = sub.add_parser("hall", help="several live tables as Ray actors: one store, one live "
+                        "server (needs the ray extra)")
+    ha.add_argument("config", help="hall configuration (JSON: out, serve, tables: name, source, "
+                    "calibration, players)")
+    ha.set_defaults(func=cmd_hall)
+
     ex = sub.add_parser("export", help="a match store as JSON or CSV (one row per stroke)")
     ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
     ex.add_argument("--format", choices=("json", "csv"), default="json")
