@@ -11,8 +11,7 @@ reads the URL like a camera's) or as raw BGR frames on a pipe. The run is
 Measured, on the machine's monotonic clock:
 
 - lag: for every frame processed, the time from its arrival to the end of its processing
-  (median, worst) and the most frames ever waiting: "no backlog" means the lag stays
-  bounded, a frame or two;
+  (median, worst): "no backlog" means the lag stays bounded, a frame or two;
 - call latency: for every stroke, from the arrival of the frame in which the last ball of
   the stroke stops moving (ground truth of the synthetic clip) to its call printed
   (``on_call``); and the pipeline's own part: from the arrival of the frame that ended the
@@ -78,7 +77,8 @@ def main() -> int:
     from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
 
     video = Path(a.video)
-    gt = json.loads(gzip.open(video.with_suffix(".gt.json.gz")).read())
+    with gzip.open(video.with_suffix(".gt.json.gz")) as fh:
+        gt = json.loads(fh.read())
     fps = float(gt["summary"]["fps"])
     stops: dict[int, float] = {}
     for f in gt["frames"]:
@@ -91,7 +91,6 @@ def main() -> int:
 
     arrived: dict[int, float] = {}
     lags: list[float] = []
-    backlog = [0]
     calls: list[tuple[float, int, int]] = []  # (time, shot, frame index that ended it)
 
     startup = []
