@@ -426,7 +426,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                        "bench/perception.py", "bench/scenario_videos.py overhead",
                        "bench/scenario_videos.py broadcast", "bench/real_footage.py",
                        "bench/first_contact.py overhead 10 90", "bench/first_contact.py broadcast 5 90",
-                       "bench/render_speed.py"):
+                       "bench/render_speed.py", "bench/pipeline_speed.py"):
             print(f"== {script}", flush=True)
             name, *extra = script.split()
             rc = subprocess.call([sys.executable, str(root / name), *extra], cwd=root)
