@@ -194,15 +194,20 @@ class FrameFeed:
 
     _END = object()
 
-    def __init__(self, source: FrameSource):
+    def __init__(self, source: FrameSource, threaded: bool = True):
         self.source = source
         self.live = source.live
         self.dropped = 0
         self._q: queue.Queue = queue.Queue(maxsize=0 if self.live else PREFETCH_FRAMES)
         self._error: BaseException | None = None
         self._halt = threading.Event()
-        self._thread = threading.Thread(target=self._read, name="frame-feed", daemon=True)
-        self._thread.start()
+        self._thread: threading.Thread | None = None
+        self._frames: Iterator[Frame] | None = None
+        if threaded:
+            self._thread = threading.Thread(target=self._read, name="frame-feed", daemon=True)
+            self._thread.start()
+        else:  # read on the caller's thread (benchmarks: the work as it was before)
+            self._frames = iter(source)
 
     def _read(self) -> None:
         frames = iter(self.source)
@@ -233,6 +238,9 @@ class FrameFeed:
             self._q.put(self._END)
 
     def __iter__(self) -> Iterator[Frame]:
+        if self._frames is not None:
+            yield from self._frames
+            return
         while True:
             item = self._q.get()
             if item is self._END:
@@ -267,6 +275,10 @@ class FrameFeed:
         """Stop reading (the source stops after the frame in hand)."""
         self.source.stop()
         self._halt.set()
+        if self._thread is None:
+            if self._frames is not None and self.source.end is None:
+                self._frames.close()
+            return
         while True:  # unblock the reader
             try:
                 self._q.get_nowait()

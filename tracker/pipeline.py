@@ -487,7 +487,8 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                   spoken: dict[int, dict[str, Any]] | None = None,
                   listeners: Iterable[RunListener] = (), detector: str = "auto",
                   on_note: Callable[[str], None] | None = None,
-                  size: tuple[int, int] | None = None, fps: float | None = None) -> ProcessResult:
+                  size: tuple[int, int] | None = None, fps: float | None = None,
+                  gated: bool = True, decode_thread: bool = True) -> ProcessResult:
     """Referee a video (or any frame source); see the module docstring.
 
     Args:
@@ -499,6 +500,9 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         detector: ``colour``, ``learned`` or ``auto`` (see :class:`RefereeRun`).
         on_note: receives live notes (frames skipped to keep up, stream gaps).
         size, fps: of raw frames on standard input (``path`` ``-``; :func:`open_source`).
+        gated, decode_thread: detect only where the table changed (:class:`RefereeRun`); decode
+            on a thread of its own (:class:`tracker.live.FrameFeed`); both off: the work as it
+            was before them (for benchmarks).
 
     Raises:
         VideoError: unreadable video, or no table in its first frames (with the reason).
@@ -512,7 +516,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         source = path if isinstance(path, FrameSource) else open_source(path, size, fps)
     except SourceError as exc:
         raise VideoError(str(exc)) from None
-    feed = FrameFeed(source)  # decodes ahead on its own thread; drains a live source
+    feed = FrameFeed(source, threaded=decode_thread or source.live)  # decodes ahead
     frames = iter(feed)
     try:
         first = next(frames, None)
@@ -529,7 +533,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         if out_dir is not None:
             outs.append(JsonlOutputs(Path(out_dir), calibration))
         run = RefereeRun(calibration, source.fps, players, inputs, spoken,
-                         [*outs, *listeners], on_call, detector)
+                         [*outs, *listeners], on_call, detector, gated)
         run.on_note = on_note
         run.begin(first.image)
         if source.live:  # frames that came while the camera was being learnt: not waited for
