@@ -95,3 +95,47 @@ def test_a_live_pipe_is_refereed_end_to_end(tmp_path):
     assert summary["shots"] == 1 and summary["video_end"] == "complete"
     live = summary.get("live", {})
     assert live.get("skipped_while_moving", 0) == 0 and live.get("dropped_frames", 0) == 0
+
+
+class _FakeCap:
+    """A capture that gives ``n`` frames, then fails (a stream that drops)."""
+
+    def __init__(self, n: int):
+        self.n = n
+
+    def isOpened(self):
+        return True
+
+    def get(self, prop):
+        return 25.0
+
+    def read(self):
+        if self.n <= 0:
+            return False, None
+        self.n -= 1
+        return True, np.zeros((4, 6, 3), np.uint8)
+
+    def release(self):
+        pass
+
+
+def test_a_dropped_stream_is_opened_again_and_the_gap_carried(monkeypatch):
+    from tracker import live
+
+    caps = iter([_FakeCap(3), None, _FakeCap(2)])  # drops after 3 frames, one failed re-open
+    monkeypatch.setattr(live.CaptureSource, "_open", lambda self: next(caps, None))
+    monkeypatch.setattr(live, "RECONNECT_EVERY_S", 0.05)
+    src = live.CaptureSource("rtsp://camera.invalid/stream", give_up_s=1.0)
+    got = list(src)
+    assert len(got) == 5 and [f.gap_s > 0 for f in got] == [False] * 3 + [True, False]
+    assert got[3].gap_s >= 0.1 and got[3].index > 3  # the time lost shows in the numbering
+    assert src.end.reason == "lost" and "could not be opened again" in src.end.message
+
+
+def test_bad_live_arguments_get_one_line(tmp_path, capsys):
+    from tracker.cli import main
+
+    assert main(["process", "-", "--out", str(tmp_path)]) == 2
+    assert "--size" in capsys.readouterr().err
+    assert main(["process", "-", "--size", "1920by1080", "--out", str(tmp_path)]) == 2
+    assert "WIDTHxHEIGHT" in capsys.readouterr().err
