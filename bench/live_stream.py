@@ -91,6 +91,7 @@ def main() -> int:
 
     arrived: dict[int, float] = {}
     lags: list[float] = []
+    lag_at: list[tuple[float, float]] = []
     calls: list[tuple[float, int, int]] = []  # (time, shot, frame index that ended it)
 
     startup = []
@@ -104,6 +105,7 @@ def main() -> int:
                     startup.append(now - view.frame.arrived)
                     return
                 lags.append(now - view.frame.arrived)
+                lag_at.append((now - view.frame.arrived, view.frame.t))
 
     clock = Clock()
     state = {"run": None}
@@ -168,6 +170,8 @@ def main() -> int:
         f"- lag from a frame's arrival to the end of its processing: median "
         f"{statistics.median(lags) * 1000:.0f} ms, worst {max(lags) * 1000:.0f} ms "
         f"({len(lags)} frames)",
+        "- frames that waited longest (lag s at stream time s): "
+        + ", ".join(f"{lg:.2f} at {t:.1f}" for lg, t in sorted(lag_at, reverse=True)[:5]),
         f"- strokes called {len(calls)} (score {res.score})", "",
         "| stroke | balls stopped → call (s) | stroke ended → call (s) |", "|---|---|---|"]
     for shot, e, o in rows:
