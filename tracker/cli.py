@@ -424,6 +424,7 @@ def cmd_process(args: argparse.Namespace) -> int:
         opts.save(out)
         log.info("resuming the run in %s: %d records (%d strokes) already called are met "
                  "again first", out, len(point.records), point.strokes)
+    size = _size_arg(args.size)
     previous = _terminate_as_interrupt()
     try:
         listeners = _process_listeners(args, opts, point)
@@ -432,7 +433,8 @@ def cmd_process(args: argparse.Namespace) -> int:
                             progress=not args.quiet, on_call=lambda s: print(s, flush=True),
                             inputs=inputs, max_frames=opts.max_frames, spoken=spoken,
                             listeners=listeners, detector=opts.detector,
-                            resume=point)
+                            resume=point, size=size, fps=args.fps,
+                            on_note=lambda s: print(s, file=sys.stderr, flush=True))
     except KeyboardInterrupt:
         raise UserError(f"interrupted: the calls so far are kept in {out}; go on with: "
                         f"snooker-tracker process --resume --out {out}", EXIT_INTERRUPTED) from None
@@ -452,6 +454,12 @@ def cmd_process(args: argparse.Namespace) -> int:
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
         summary["resumed_after_strokes"] = point.strokes
+    if res.skipped_frames or res.dropped_frames or res.gaps:
+        summary["live"] = {"skipped_frames": res.skipped_frames,
+                           "startup_skipped": res.startup_skipped,
+                           "skipped_while_moving": res.skipped_forced,
+                           "dropped_frames": res.dropped_frames,
+                           "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
     if res.end is not None:
         summary["video_end"] = res.end.reason
         if not res.end.clean:
@@ -470,6 +478,20 @@ def cmd_process(args: argparse.Namespace) -> int:
 
 def _raise_interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
+
+
+def _size_arg(text: str | None) -> tuple[int, int] | None:
+    """``--size WxH`` as (width, height) px."""
+    if not text:
+        return None
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        raise UserError(f"--size {text}: give the frame size as WIDTHxHEIGHT, e.g. "
+                        "1920x1080") from None
+    if w <= 0 or h <= 0:
+        raise UserError(f"--size {text}: width and height must be positive")
+    return w, h
 
 
 def _terminate_as_interrupt() -> object:
@@ -499,6 +521,7 @@ def _new_run_options(args: argparse.Namespace, out: Path):
     """The options of a new run, checked; a folder that holds a run is refused unless
     ``--force``."""
     from calibration.limits import REALTIME_SPEED
+    from tracker.live import is_live_spec
     from tracker.resume import RunOptions, holds_run
     from tracker.samples import SampleMissing, sample_video
 
@@ -520,7 +543,11 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         raise UserError(f"--out {out} already holds a run ({', '.join(held)}); go on with it: "
                         "--resume, replace it: --force, or give another --out")
     absolute = (lambda p: str(Path(p).resolve()) if p else None)  # noqa: E731
-    return RunOptions(video=str(video.resolve()) if video.exists() else str(video),
+    if args.video and (args.video == "-" or is_live_spec(args.video)):
+        video_name = args.video  # a camera, a stream or a pipe: not a path
+    else:
+        video_name = str(video.resolve()) if video.exists() else str(video)
+    return RunOptions(video=video_name,
                       video_bytes=video.stat().st_size if video.is_file() else 0,
                       calibration=absolute(args.calibration), players=list(players),
                       inputs=absolute(args.inputs), table_size=args.table_size,
@@ -638,6 +665,55 @@ def _print_urls(host: str, port: int, token: str) -> None:
     print(f"console token: {token}", flush=True)
 
 
+def cmd_batch(args: argparse.Namespace) -> int:
+    """Referee a folder or list of videos, one task per video (Ray, or a plain loop)."""
+    from tracker.scale.batch import BatchError, run_batch
+
+    def said(s: dict) -> None:
+        if s.get("status") == "done":
+            print(f"{s['name']}: done, {s['shots']} strokes, score "
+                  + " - ".join(f"{k} {v}" for k, v in s["score"].items()), flush=True)
+        else:
+            print(f"{s['name']}: FAILED: {s.get('error')}", file=sys.stderr, flush=True)
+
+    try:
+        res = run_batch(args.videos, args.out, use_ray=not args.no_ray, address=args.address,
+                        detector=args.detector, on_done=said)
+    except BatchError as exc:
+        print(f"snooker-tracker batch: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps(res), flush=True)
+    return 1 if res["failed"] else 0
+
+
+def cmd_hall(args: argparse.Namespace) -> int:
+    """Several live tables as Ray actors, one store, one live server."""
+    from tracker.scale.batch import BatchError
+    from tracker.scale.hall import load_config, run_hall
+
+    try:
+        cfg = load_config(args.config)
+        server = None
+        if cfg.get("serve"):
+            from tracker.outputs.store import STORE_NAME
+            from tracker.server.app import BackgroundServer, new_token, parse_host_port
+
+            host, port = parse_host_port(cfg["serve"])
+            token = new_token()
+            server = BackgroundServer(Path(cfg["out"]) / STORE_NAME, host, port, token,
+                                      Path(cfg["out"]) / "review")
+            _print_urls(host, port, token)
+        results = run_hall(cfg, on_done=lambda r: print(json.dumps(r), flush=True))
+    except (BatchError, ValueError) as exc:
+        print(f"snooker-tracker hall: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    if server is not None:
+        server.stop()
+    return 1 if any(r.get("status") != "done" for r in results) else 0
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the live pages over a match store (another program processes the video)."""
     from tracker.outputs.store import STORE_NAME, MatchStore, StoreError
@@ -739,7 +815,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
                        "bench/perception.py", "bench/scenario_videos.py overhead",
                        "bench/scenario_videos.py broadcast", "bench/real_footage.py",
                        "bench/first_contact.py overhead 10 90", "bench/first_contact.py broadcast 5 90",
-                       "bench/render_speed.py"):
+                       "bench/render_speed.py", "bench/pipeline_speed.py"):
             print(f"== {script}", flush=True)
             name, *extra = script.split()
             rc = subprocess.call([sys.executable, str(root / name), *extra], cwd=root)
@@ -869,7 +945,12 @@ def build_parser() -> argparse.ArgumentParser:
     c.add_argument("--force", action="store_true", help="replace the profile if it exists")
     c.set_defaults(func=cmd_calibrate)
     pr = add("process", help="referee a video: calls, match log, scoreboard")
-    pr.add_argument("video", nargs="?", help="video file (default: the bundled overhead sample)")
+    pr.add_argument("video", nargs="?", help="video file, camera (0, /dev/video0), stream URL "
+                    "(rtsp://, http://), or - for raw BGR frames on standard input (default: the "
+                    "bundled overhead sample)")
+    pr.add_argument("--size", metavar="WxH", help="frame size of raw frames on standard input")
+    pr.add_argument("--fps", type=float, help="frames per second of a camera or raw frames "
+                    "(default: what the source says, else 25)")
     pr.add_argument("--calibration", help="calibration profile (default: found automatically)")
     pr.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players (A breaks)")
     pr.add_argument("--out", default="out/process", help="output folder")
@@ -911,6 +992,22 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--token", help="the console's token (default: a new one, printed)")
     sv.add_argument("--review", help="folder of review pictures (default: review/ beside the store)")
     sv.set_defaults(func=cmd_serve)
+    ba = add("batch", help="referee a folder or list of videos, one Ray task per "
+                        "video; resumable (needs the ray extra, or --no-ray)")
+    ba.add_argument("videos", help="a folder of videos, or a text file with one path a line")
+    ba.add_argument("--out", required=True, help="output folder (one folder and store per "
+                    "video, index.json)")
+    ba.add_argument("--address", help="a Ray cluster's address (default: a local Ray)")
+    ba.add_argument("--no-ray", action="store_true", help="a plain loop in this process")
+    ba.add_argument("--detector", choices=DETECTORS, default="auto")
+    ba.set_defaults(func=cmd_batch)
+
+    ha = add("hall", help="several live tables as Ray actors: one store, one live "
+                        "server (needs the ray extra)")
+    ha.add_argument("config", help="hall configuration (JSON: out, serve, tables: name, source, "
+                    "calibration, players)")
+    ha.set_defaults(func=cmd_hall)
+
     ex = add("export", help="a match store as JSON or CSV (one row per stroke)")
     ex.add_argument("store", help="match.sqlite, or the output folder of `process`")
     ex.add_argument("--format", choices=("json", "csv"), default="json")

@@ -1,4 +1,4 @@
-"""Where frames come from: a video file today; cameras, streams and pipes plug in here.
+"""Where frames come from: video files here; cameras, streams and pipes in :mod:`tracker.live`.
 
 A :class:`FrameSource` yields :class:`Frame` objects (index, time in seconds from the start,
 BGR image) and says afterwards why it stopped (:attr:`FrameSource.end`): the pipeline never
@@ -34,11 +34,16 @@ class Frame:
             skipped or lost).
         t: seconds from the start of the source.
         image: BGR uint8, shape (H, W, 3).
+        gap_s: seconds of the source lost just before this frame (a live stream that dropped
+            and was reconnected); 0 when none.
+        arrived: ``time.monotonic()`` when the frame arrived (live sources), else None.
     """
 
     index: int
     t: float
     image: np.ndarray
+    gap_s: float = 0.0
+    arrived: float | None = None
 
 
 @dataclass(frozen=True)
@@ -165,10 +170,23 @@ class VideoFileSource(FrameSource):
         self._cap.release()
 
 
-def open_source(spec: str | Path) -> FrameSource:
-    """The frame source a user means by ``spec`` (today: a video file path).
+def open_source(spec: str | Path, size: tuple[int, int] | None = None,
+                fps: float | None = None) -> FrameSource:
+    """The frame source a user means by ``spec``: ``-`` (raw BGR frames on standard input,
+    ``size`` and ``fps`` needed), a camera (a number: OpenCV's index, or ``/dev/videoN``), a
+    stream URL (``rtsp://``, ``http://`` ...), else a video file path. See
+    :mod:`tracker.live` for the live ones.
 
     Raises:
         SourceError: it cannot be opened (the message says why and what to do).
     """
+    from tracker import live
+
+    text = str(spec)
+    if text == "-":
+        if size is None:
+            raise SourceError("raw frames on standard input need --size WxH (and --fps)")
+        return live.RawPipeSource(None, size, fps or 25.0)
+    if live.is_live_spec(text):
+        return live.CaptureSource(text, fps=fps)
     return VideoFileSource(spec)

@@ -367,8 +367,13 @@ class BallDetector:
                 out.append(np.array([sx + x, sy + y]))
         return out
 
-    def candidates(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where balls may be in one BGR frame, before any colour is judged.
+
+        Args:
+            small: the frame already downscaled to the working scale (``self.small``, INTER_AREA),
+                when the caller has it (:mod:`tracker.perception.change`).
 
         Returns:
             (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
@@ -376,7 +381,8 @@ class BallDetector:
         """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
-        small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+        if small is None:
+            small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         fg = self.foreground(small)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
@@ -432,9 +438,13 @@ class BallDetector:
             return np.zeros((0, 2)), np.zeros(0, bool), fg
         return self._refine(frame, np.array(centres) / self.scale), np.array(in_cluster, bool), fg
 
-    def detect(self, frame: np.ndarray) -> BallDetections:
-        """Balls in one BGR frame (full resolution)."""
-        px, in_cluster, fg = self.candidates(frame)
+    def detect(self, frame: np.ndarray, small: np.ndarray | None = None) -> BallDetections:
+        """Balls in one BGR frame (full resolution); ``small``: see :meth:`candidates`."""
+        return self.judge(frame, *self.candidates(frame, small))
+
+    def judge(self, frame: np.ndarray, px: np.ndarray, in_cluster: np.ndarray,
+              fg: np.ndarray) -> BallDetections:
+        """Detections from candidates (:meth:`candidates`' three results) in ``frame``."""
         if not len(px):
             out = BallDetections.empty()
             out.occupancy = self._occupancy(fg)
@@ -609,7 +619,7 @@ class BallDetector:
                 d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
                      + np.maximum(0, c[0] * 0.6 - lab[..., 0]) + np.maximum(0, lab[..., 0] - c[0] - 40))
                 wgt = np.clip((d - 12.0) / 20.0, 0, 1)
-                yy, xx = np.mgrid[y0:y1, x0:x1]
+                yy, xx = np.ogrid[y0:y1, x0:x1]  # broadcast: same values, no full grids
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
                 wgt *= d_own <= (1.15 * r) ** 2
                 # in a cluster, a pixel nearer another ball's centre belongs to that ball
