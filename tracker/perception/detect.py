@@ -55,6 +55,13 @@ UNIQUE_TWIN_RADII = 1.6
 #: constraint (cost units, as ``unique_bonus`` of :func:`constrained_classes`): a cream-lit
 #: cue ball the network finds as likely the yellow is still the white when no other ball is.
 LEARNED_WHITE_BONUS = 0.2
+#: With the learned classifier, a detection at least this sure of a unique colour holds it:
+#: no other detection of the frame is that colour (:func:`_held_colours_removed`).
+UNIQUE_HOLD_PROB = 0.9
+#: With the learned classifier and no white in a frame, a candidate the network refuses is
+#: the white when the colour prototypes give it at least this probability of being the white
+#: (a real cue ball struck hard: a long faint streak).
+STREAK_WHITE_PROB = 0.8
 
 
 @dataclass
@@ -483,7 +490,7 @@ class BallDetector:
         hl = self._highlight_centres(frame, px, in_cluster)
         from_hl = np.r_[np.zeros(len(px), bool), np.ones(len(hl), bool)]
         px = np.concatenate([px, hl])
-        p9 = self.classifier.classify(frame, px, self.radius_at(px))
+        p9 = self._white_streak(frame, px, self.classifier.classify(frame, px, self.radius_at(px)))
         none = p9[:, -1]
         keep = none < self.classifier.max_none
         px, p9, none, from_hl = px[keep], p9[keep], none[keep], from_hl[keep]
@@ -501,9 +508,31 @@ class BallDetector:
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
         keep = _one_per_colour_nearby(px, probs, self.radius_at(px))
         px, probs, feats = px[keep], probs[keep], feats[keep]
+        probs = _held_colours_removed(probs)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
+
+    def _white_streak(self, frame: np.ndarray, px: np.ndarray, p9: np.ndarray) -> np.ndarray:
+        """The network's probabilities (N, 9) at the candidates ``px`` (N, 2), with the cue ball
+        put back when the network sees none: a real cue ball struck hard is a long faint
+        streak, unlike the renderer's blur the network learned, and it refuses it. When no
+        candidate is a ball most likely the white, the refused candidate whose colour is most
+        like the white's prototype (at least :data:`STREAK_WHITE_PROB`) is the white."""
+        if not self.colours_learned or not len(px):
+            return p9
+        ball = p9[:, -1] < self.classifier.max_none
+        if (ball & (p9[:, :-1].argmax(1) == 0)).any() or ball.all():
+            return p9
+        refused = np.nonzero(~ball)[0]
+        white = self._probs(self._colour_features(frame, px[refused]))[:, 0]
+        i = int(np.argmax(white))
+        if white[i] >= STREAK_WHITE_PROB:
+            p9 = p9.copy()
+            p9[refused[i]] = 0.0
+            p9[refused[i], 0] = white[i]
+            p9[refused[i], -1] = 1.0 - white[i]
+        return p9
 
     def _highlight_centres(self, frame: np.ndarray, px: np.ndarray,
                            in_cluster: np.ndarray) -> np.ndarray:
@@ -1000,6 +1029,24 @@ def _one_per_colour_nearby(px: np.ndarray, probs: np.ndarray, radii: np.ndarray,
                     and np.linalg.norm(px[a] - px[b]) < within * max(radii[a], radii[b])):
                 keep[b] = False
     return keep
+
+
+def _held_colours_removed(probs: np.ndarray, hold: float = UNIQUE_HOLD_PROB) -> np.ndarray:
+    """Class probabilities (N, 8) under the game's constraint: a colour of which the game has
+    one ball, held by a detection at least ``hold`` sure of it, is not the colour of any other
+    detection of the frame; their probabilities are renormalised over the rest (a real cue ball
+    lit cream, as likely the yellow as the white to the network, is the white when the yellow
+    stands elsewhere)."""
+    out = probs.astype(np.float64).copy()
+    for k, name in enumerate(CLASSES):
+        if CAPACITY[name] != 1 or not len(out):
+            continue
+        i = int(np.argmax(probs[:, k]))
+        if probs[i, k] >= hold:
+            others = np.arange(len(out)) != i
+            out[others, k] = 0.0
+    out /= np.maximum(out.sum(1, keepdims=True), 1e-9)
+    return out.astype(probs.dtype)
 
 
 def _peaks(dist: np.ndarray, min_value: float, min_sep: float) -> list[np.ndarray]:
