@@ -508,10 +508,12 @@ class BallDetector:
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
         keep = _one_per_colour_nearby(px, probs, self.radius_at(px))
         px, probs, feats = px[keep], probs[keep], feats[keep]
-        probs = _held_colours_removed(probs)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        out = out[self.can_hold(out.mm)]
+        out.probs = _held_colours_removed(out.probs)
+        out.cls, out.conf = out.probs.argmax(1), out.probs.max(1)
         out.occupancy = self._occupancy(fg)
-        return out[self.can_hold(out.mm)]
+        return out
 
     def _white_streak(self, frame: np.ndarray, px: np.ndarray, p9: np.ndarray) -> np.ndarray:
         """The network's probabilities (N, 9) at the candidates ``px`` (N, 2), with the cue ball
@@ -541,10 +543,9 @@ class BallDetector:
         below it by the median drop of the frame's single balls (candidates ``px`` (N, 2) not
         ``in_cluster`` with a highlight within a radius above them), else by
         :data:`HIGHLIGHT_DROP_RADII` local radii."""
-        multi = [(x, y, sub, r) for x, y, sub, r in self._blobs]
+        multi = self._blobs
         if not multi:
             return np.zeros((0, 2))
-        gray = cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY)
         s = self.scale
         spots = []
         for x, y, sub, r in multi:
@@ -552,7 +553,8 @@ class BallDetector:
             X0, Y0 = max(0, int(x / s - R)), max(0, int(y / s - R))
             X1 = min(frame.shape[1], int((x + sub.shape[1]) / s + R))
             Y1 = min(frame.shape[0], int((y + sub.shape[0]) / s + R))
-            spots.extend(p + [X0, Y0] for p in self._spots(gray[Y0:Y1, X0:X1], R))
+            grey = cv2.cvtColor(frame[Y0:Y1, X0:X1], cv2.COLOR_BGR2GRAY)
+            spots.extend(p + [X0, Y0] for p in self._spots(grey, R))
         if not spots:
             return np.zeros((0, 2))
         spots = np.array(spots, float)
@@ -562,7 +564,7 @@ class BallDetector:
             sm[y:y + sub.shape[0], x:x + sub.shape[1]] |= sub
         ij = np.clip(np.round(spots * s).astype(int), 0, [self.small[0] - 1, self.small[1] - 1])
         spots = spots[sm[ij[:, 1], ij[:, 0]]]
-        drop = self._highlight_drop(gray, px[~in_cluster]) if len(px) else HIGHLIGHT_DROP_RADII
+        drop = self._highlight_drop(frame, px[~in_cluster]) if len(px) else HIGHLIGHT_DROP_RADII
         return spots + np.c_[np.zeros(len(spots)), drop * self.radius_at(spots)]
 
     @staticmethod
@@ -580,7 +582,7 @@ class BallDetector:
                        HIGHLIGHT_CONTRAST, max(2.0, 0.7 * R))
         return peaks
 
-    def _highlight_drop(self, gray: np.ndarray, single: np.ndarray) -> float:
+    def _highlight_drop(self, frame: np.ndarray, single: np.ndarray) -> float:
         """How far below its highlight a ball's centre lies, in local radii: the median over
         single balls (centres (N, 2) px) of the drop from the brightest spot within a radius
         above each; :data:`HIGHLIGHT_DROP_RADII` when none shows one."""
@@ -589,7 +591,10 @@ class BallDetector:
             X0, Y0 = int(x - R), int(y - 1.4 * R)
             if X0 < 0 or Y0 < 0:
                 continue
-            win = gray[Y0:int(y + 0.2 * R) + 1, X0:int(x + R) + 1]
+            win = frame[Y0:int(y + 0.2 * R) + 1, X0:int(x + R) + 1]
+            if min(win.shape[:2]) < 3:
+                continue
+            win = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY)
             sp = self._spots(win, R)
             if sp:
                 best = max(sp, key=lambda p: win[int(p[1]), int(p[0])])
