@@ -62,6 +62,11 @@ UNIQUE_HOLD_PROB = 0.9
 #: the white when the colour prototypes give it at least this probability of being the white
 #: (a real cue ball struck hard: a long faint streak).
 STREAK_WHITE_PROB = 0.8
+#: With the learned classifier, a point the blob search adds (:meth:`BallDetector._search_blobs`)
+#: is a ball only when the network's "not a ball" is under this: the shadowed gap under two
+#: touching balls of a real TV pack reads 0.4-0.6 "not a ball" and the rest spread over the
+#: colours (a false black), a ball the search rightly adds under 0.15.
+GRID_MAX_NONE = 0.25
 
 
 @dataclass
@@ -448,13 +453,13 @@ class BallDetector:
             # shows none, only a convex streak one ball wide
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
-            # blobs of several balls: the learned classifier searches them too (touching balls
-            # a few px across show no sharp circles)
-            self._blobs.append((x, y, sub, r))
-            if not split:
-                blur = self._blurred_ball(sub, r, area1)
-                if blur is not None:
-                    circles = [blur + np.array([x, y], float)]
+            blur = None if split else self._blurred_ball(sub, r, area1)
+            if blur is not None:
+                circles = [blur + np.array([x, y], float)]
+            else:
+                # blobs of several balls: the learned classifier searches them too (touching
+                # balls a few px across show no sharp circles); not a ball's blur streak
+                self._blobs.append((x, y, sub, r))
             centres.extend(circles)
             in_cluster.extend([split] * len(circles))
         if not centres:
@@ -496,7 +501,7 @@ class BallDetector:
         px, p9, none, from_hl = px[keep], p9[keep], none[keep], from_hl[keep]
         extra, p_extra = self._search_blobs(frame, px) if self.search_blobs else (px[:0], p9[:0])
         if len(extra):
-            ok = p_extra[:, -1] < self.classifier.max_none
+            ok = p_extra[:, -1] < min(self.classifier.max_none, GRID_MAX_NONE)
             px = np.concatenate([px, extra[ok]])
             p9 = np.concatenate([p9, p_extra[ok]])
             none = p9[:, -1]
@@ -507,10 +512,18 @@ class BallDetector:
         px, p9, feats = px[keep], p9[keep], feats[keep]
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
         keep = _one_per_colour_nearby(px, probs, self.radius_at(px))
-        px, probs, feats = px[keep], probs[keep], feats[keep]
+        px, probs, feats, none = px[keep], probs[keep], feats[keep], p9[keep, -1]
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
-        out = out[self.can_hold(out.mm)]
-        out.probs = _held_colours_removed(out.probs)
+        inside = self.can_hold(out.mm)
+        out, none = out[inside], none[inside]
+        held = _held_colours_removed(out.probs)
+        # a detection whose classes were held by others, left with one less likely than "not a
+        # ball" (the tail of the cue ball's streak, split from it), is no ball
+        top = held.argmax(1)
+        raw = out.probs[np.arange(len(out)), top] * (1.0 - none)
+        ok = (top == out.cls) | (raw >= none)
+        out = out[ok]
+        out.probs = held[ok]
         out.cls, out.conf = out.probs.argmax(1), out.probs.max(1)
         out.occupancy = self._occupancy(fg)
         return out
