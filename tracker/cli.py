@@ -1030,9 +1030,9 @@ def build_parser() -> argparse.ArgumentParser:
     po.add_argument("--calibration", help="calibration profile (default: the best of 8 frames)")
     po.add_argument("--scale", type=float, default=1.0,
                     help="detector working scale (1.0 for 720p, 0.5 for 1080p)")
-    po.add_argument("--detector", choices=DETECTORS, default="colour",
-                    help="ball detector: colour (default: it measures better on real one-shot "
-                         "clips), learned or auto")
+    po.add_argument("--detector", choices=DETECTORS, default="auto",
+                    help="ball detector: colour, learned (the ONNX crop classifier) or auto "
+                         "(default: learned on a TV-angle view, colour overhead)")
     po.set_defaults(func=cmd_pots)
     ev = add("eval", help="measure accuracy and speed; --fast: the CI regression check")
     ev.add_argument("--fast", action="store_true", help="only the CI subset (a few minutes)")

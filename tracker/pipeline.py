@@ -36,7 +36,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
-from tracker.perception.events import StrokeDetector
+from tracker.perception.events import CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
@@ -225,7 +225,8 @@ class RefereeRun:
         self.tracker = Tracker(calibration.table, fps)
         # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
-            1.5, calibration.table.ball_radius / self.detector.r_px))
+            1.5, calibration.table.ball_radius / self.detector.r_px),
+            cushion_view=CushionView.from_calibration(calibration))
         self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
         self.match = Match()
         self.result = ProcessResult()

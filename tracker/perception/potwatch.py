@@ -63,7 +63,7 @@ def _sample(cap: cv2.VideoCapture, n_frames: int, k: int) -> list[np.ndarray]:
 def watch_pots(path: str | Path, table: TableGeometry | None = None,
                calibration: Calibration | None = None, samples: int = 8,
                scale: float = 1.0, config: TrackerConfig | None = None,
-               detector: str = "colour") -> ClipPots:
+               detector: str = "auto") -> ClipPots:
     """Pots in the clip at ``path``.
 
     Args:
@@ -72,9 +72,10 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
         samples: frames spread over the clip for calibration and colour learning.
         scale: detector working scale (1.0 for 720p broadcast, where far balls are ~6 px).
         config: tracker behaviour.
-        detector: ``colour`` (the default here: on the real broadcast clips the learned
-            detector loses clip 6's fast cue ball, 11 of 12 against 12 of 12), ``learned`` or
-            ``auto`` (:func:`tracker.perception.learned.resolve`).
+        detector: ``auto`` (the default: the learned detector on a TV-angle view, the colour
+            one overhead, :func:`tracker.perception.learned.resolve`; both call the 12 real
+            broadcast clips right, docs/ACCURACY.md "Detectors side by side"), ``colour`` or
+            ``learned``.
 
     Raises:
         ClipError: unreadable clip, or no table in any sampled frame.
