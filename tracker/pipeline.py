@@ -199,7 +199,10 @@ class RefereeRun:
         listeners: receive the records, frames and the end as they happen.
         on_call: called with each decision in a referee's words (the CLI prints them).
         detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
-        gated: detect only where the table changed (:mod:`tracker.perception.change`).
+        gated: detect only where the table changed (:mod:`tracker.perception.change`); the
+            colour detector only: the learned one settles a frame's colours over the whole
+            frame (one ball per unique colour, the game's constraint), which a search of a few
+            boxes cannot, and gated it changed a call of the broadcast sample (eval --fast).
     """
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
@@ -327,7 +330,7 @@ class RefereeRun:
     def _detect(self, image: np.ndarray) -> BallDetections:
         """Balls in one frame: searched again only where the table changed
         (:class:`ChangeGatedDetector`) unless ``gated`` is off."""
-        if not self.gated:
+        if not self.gated or self.detector.classifier is not None:
             return self.detector.detect(image)
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)
