@@ -38,7 +38,12 @@ from calibration.markings import (
     marking_errors,
 )
 from calibration.profile import Calibration, CalibrationError
-from calibration.table import TableGeometry
+from calibration.table import (
+    STANDARD_BAULK_LINE_MM,
+    STANDARD_BLACK_FROM_TOP_MM,
+    STANDARD_D_RADIUS_MM,
+    TableGeometry,
+)
 
 #: A calibration whose cushion points miss the model by more than this is refused, mm.
 MAX_FIT_ERROR_MM = 25.0
@@ -57,6 +62,11 @@ FOCAL_RANGE_DEG = (50.0, 80.0)
 #: The markings only check the cushion-fitted camera (it is kept) when they lie within this
 #: distance of the table's (median, mm): their own reading is about that precise.
 MARKINGS_AGREE_MM = 3.0
+#: ... on a table whose markings were scaled from the full-size table's (``--table-size``),
+#: plus this fraction of its length: where the maker of a smaller table drew its baulk line
+#: and D is not known to the mm (a lab table of 1881 mm: baulk line 3-4 mm, D radius 3 mm from
+#: the scaled places, read through projected rings and balls to 7-11 mm).
+SCALED_MARKINGS_FRACTION = 0.005
 
 
 def table_corners(table: TableGeometry) -> np.ndarray:
@@ -306,9 +316,19 @@ def fit_to_markings(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray],
             break
     if all(wt > 0 for wt in side_w) and marks.groups:
         before = marking_errors(cushion_cam, table, marks)
-        if np.median(list(before.values())) <= MARKINGS_AGREE_MM:
+        if np.median(list(before.values())) <= markings_agree_mm(table):
             return cushion_cam, marks, side_w, False
     return cam, marks, side_w, bool(marks.groups)
+
+
+def markings_agree_mm(table: TableGeometry) -> float:
+    """How near (mm, median) the markings must lie to where the cushion-fitted camera puts
+    them for that camera to be kept: :data:`MARKINGS_AGREE_MM` on a table with the standard
+    markings; more by :data:`SCALED_MARKINGS_FRACTION` of the length where they were scaled
+    from the full-size table's (a table of another size: where its maker drew them is not known to the mm)."""
+    standard = (table.baulk_line == STANDARD_BAULK_LINE_MM and table.d_radius == STANDARD_D_RADIUS_MM
+                and table.black_from_top == STANDARD_BLACK_FROM_TOP_MM)
+    return MARKINGS_AGREE_MM if standard else MARKINGS_AGREE_MM + SCALED_MARKINGS_FRACTION * table.length
 
 
 def _with_focal(cam: CameraModel, table: TableGeometry, hfov_deg: float) -> CameraModel:
