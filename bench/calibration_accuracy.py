@@ -16,12 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image, table_corners
+from calibration.auto import table_corners
 from calibration.camera import CameraModel
 from calibration.finder import TableNotFound
 from calibration.rectify import rectified
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker.evaluate import replace_section
+from tracker.perception.calibrate import calibrate_image
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.render import Renderer, RenderStyle
 

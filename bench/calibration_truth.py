@@ -34,11 +34,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
 from tracker.evaluate import replace_section
+from tracker.perception.calibrate import calibrate_image
 
 ROOT = Path(__file__).resolve().parents[1]
 FOOTAGE = ROOT.parent / "shared" / "footage"

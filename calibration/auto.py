@@ -15,7 +15,7 @@ from calibration.finder import (
     Line,
     TableNotFound,
     baulk_evidence,
-    cloth_mask,
+    cloth_masks,
     cushion_lines,
     estimate_radial,
     intersect,
@@ -28,14 +28,15 @@ from calibration.markings import (
     POOR_MEDIAN_MM,
     SPOT_OUTLIER_FACTOR,
     SPOT_OUTLIER_MM,
+    BallFinder,
     Markings,
     assign_faces,
     colour_score,
-    detect_balls,
     find_markings,
     fit_camera,
     holdout,
     marking_errors,
+    no_balls,
 )
 from calibration.profile import Calibration, CalibrationError
 from calibration.table import (
@@ -76,7 +77,8 @@ def table_corners(table: TableGeometry) -> np.ndarray:
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
-                    lens: tuple[np.ndarray, np.ndarray] | None = None) -> Calibration:
+                    lens: tuple[np.ndarray, np.ndarray] | None = None,
+                    ball_finder: BallFinder | None = None) -> Calibration:
     """Find the table in ``img`` (BGR) and return its calibration.
 
     Args:
@@ -86,14 +88,29 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
             square-on for the focal length to be estimated).
         lens: (K, dist) from a checkerboard calibration: its radial distortion replaces the
             cushion-straightness estimate and its focal length the assumed field of view.
+        ball_finder: finds the balls (the colours on their spots are markings, and say which
+            end is baulk); without one only the baulk line and the D are used. The tracker's
+            is ``tracker.perception.calibrate.find_colour_balls``.
 
     Raises:
         TableNotFound: with the step that failed and why.
     """
     if img is None or img.ndim != 3:
         raise TableNotFound("the image could not be read as a colour picture")
+    first: TableNotFound | None = None
+    for mask in cloth_masks(img):
+        try:
+            return _calibrate_cloth(img, mask, table, hfov_deg, lens, ball_finder)
+        except TableNotFound as exc:
+            first = first or exc
+    raise first or TableNotFound("no cloth found")
+
+
+def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
+                     hfov_deg: float | None, lens: tuple[np.ndarray, np.ndarray] | None,
+                     ball_finder: BallFinder | None) -> Calibration:
+    """:func:`calibrate_image` with the cloth found as ``mask`` (bool (h, w))."""
     h, w = img.shape[:2]
-    mask = cloth_mask(img)
     quad = outer_quad(mask)
     lines, edges = cushion_lines(img, quad, mask=mask)
     if lens is not None:
@@ -176,7 +193,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     notes: list[str] = []
     # the colours standing on their spots say which end is baulk far more surely than faint
     # lines: yellow, brown and green on the baulk line, pink and black at the other end
-    balls = detect_balls(img, candidates[pick][3], table)
+    balls = ball_finder(img, candidates[pick][3], table) if ball_finder else no_balls()
     colour = [colour_score(c[3], table, *balls) for c in candidates]
     by_colour = int(np.argmax(colour))
     col_second = sorted(colour)[-2] if len(colour) > 1 else 0.0

@@ -44,6 +44,9 @@ CLOTH_HUE_QUANTILE = 2.0
 CLOTH_HUE_NEAR = 35
 CLOTH_HUE_MARGIN = 6
 CLOTH_HUE_TOLERANCE_MAX = 30
+#: The wider tolerance is tried first when the cloth region found with the narrow one covers
+#: less than this fraction of its convex hull (a table's cloth, holes filled, is convex).
+CLOTH_MIN_SOLIDITY = 0.95
 #: :func:`_nose_before_face`: a colour step at least this fraction of the strongest step of
 #: its profile, FACE_MIN_PX to FACE_MAX_PX outward of the brightness step chosen, is the nose
 #: (the cushion's inner face seen between them), px.
@@ -106,7 +109,25 @@ def cloth_hue_tolerance(hues: np.ndarray, median: float) -> float:
 
 
 def cloth_mask(img: np.ndarray) -> np.ndarray:
-    """Boolean mask (h, w) of the cloth (bed and cushions), holes filled.
+    """Boolean mask (h, w) of the cloth (bed and cushions), holes filled: the first of
+    :func:`cloth_masks`.
+
+    Raises:
+        TableNotFound: when the centre of the image has no saturated colour or the region found
+            covers too little of the image.
+    """
+    return cloth_masks(img)[0]
+
+
+def cloth_masks(img: np.ndarray) -> list[np.ndarray]:
+    """Boolean masks (h, w) of the cloth (bed and cushions), holes filled, the likelier first.
+
+    The cloth's colour is learned at the image centre and matched within
+    :data:`CLOTH_HUE_TOLERANCE`. Where the centre's own spread of hues is wider
+    (:func:`cloth_hue_tolerance`: one half of the cloth lit another shade), the region found
+    with that spread is a second mask, and the first where the narrow one is far from convex
+    (less than :data:`CLOTH_MIN_SOLIDITY` of its hull): a caller tries the next when the
+    table is not found in the first.
 
     Raises:
         TableNotFound: when the centre of the image has no saturated colour or the region found
@@ -120,12 +141,27 @@ def cloth_mask(img: np.ndarray) -> np.ndarray:
         raise TableNotFound("no cloth colour at the centre of the image (is the table in view, "
                             "and lit?)")
     hue = np.median(centre[sat, 0])
-    s0 = np.median(centre[sat, 1])
-    v0 = np.median(centre[sat, 2])
+    masks = [_cloth_region(hsv, hue, CLOTH_HUE_TOLERANCE, centre[sat])]
+    wide = cloth_hue_tolerance(centre[sat, 0], hue)
+    if wide > CLOTH_HUE_TOLERANCE:
+        masks.append(_cloth_region(hsv, hue, wide, centre[sat]))
+        if _solidity(masks[0]) < CLOTH_MIN_SOLIDITY:
+            masks.reverse()
+    masks = [m for m in masks if m.mean() >= 0.08]
+    if not masks:
+        raise TableNotFound("the cloth region covers less than 8% of the image")
+    return [m.astype(bool) for m in masks]
+
+
+def _cloth_region(hsv: np.ndarray, hue: float, tolerance: float, centre: np.ndarray) -> np.ndarray:
+    """The largest region (uint8 (h, w), holes filled) of pixels within ``tolerance`` of the
+    cloth's ``hue`` and as saturated and bright as the ``centre`` pixels (M, 3 HSV) allow."""
+    h, w = hsv.shape[:2]
+    s0 = np.median(centre[:, 1])
+    v0 = np.median(centre[:, 2])
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(hue))
     dh = np.minimum(dh, 180 - dh)
-    mask = (dh < cloth_hue_tolerance(centre[sat, 0], hue)) & (hsv[..., 1] > 0.45 * s0) & \
-        (hsv[..., 2] > 0.3 * v0)
+    mask = (dh < tolerance) & (hsv[..., 1] > 0.45 * s0) & (hsv[..., 2] > 0.3 * v0)
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     # bridge the dark shadow line under the cushion nose so the cushions stay with the bed
     k = max(7, int(round(0.008 * max(h, w))) | 1)
@@ -135,12 +171,20 @@ def cloth_mask(img: np.ndarray) -> np.ndarray:
         raise TableNotFound("no cloth-coloured region")
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     region = (lab == k).astype(np.uint8)
-    if region.mean() < 0.08:
-        raise TableNotFound(f"the cloth region covers only {region.mean():.0%} of the image")
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = np.zeros_like(region)
     cv2.drawContours(filled, contours, -1, 1, -1)
-    return filled.astype(bool)
+    return filled
+
+
+def _solidity(region: np.ndarray) -> float:
+    """Area of a region (uint8 mask) over the area of its convex hull (1 = convex)."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    cnt = max(contours, key=cv2.contourArea)
+    hull = cv2.contourArea(cv2.convexHull(cnt))
+    return float(cv2.contourArea(cnt) / hull) if hull > 0 else 0.0
 
 
 def outer_quad(mask: np.ndarray) -> np.ndarray:
