@@ -411,8 +411,12 @@ def measure_accuracy(cam: CameraModel, edges: list[np.ndarray], table: TableGeom
     # a lens error shows at the table's ends, about a third of it at a typical ball
     acc["reported_mm"] = None if base is None else round(float(math.hypot(base, spread / 3.0)), 1)
     acc["independent"] = bool(held)
-    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM
-                                  or acc["holdout_max_mm"] > POOR_MAX_MM)
+    # a table of another size: its markings were placed by scaling the full-size table's, and
+    # where its maker drew them is known only to about this much; the figure is an upper bound
+    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
+    acc["markings_scaled"] = slack > 0
+    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack
+                                  or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
     return acc
 
 
@@ -424,6 +428,9 @@ def accuracy_notes(acc: dict[str, Any]) -> list[str]:
     n = len(acc["holdout_mm"])
     text = (f"markings held out of the fit ({n}) land {acc['holdout_median_mm']:.1f} mm (median), "
             f"{acc['holdout_max_mm']:.1f} mm (worst) from where the table has them")
+    if acc.get("markings_scaled"):
+        text += ("; this table's markings were scaled from the full-size table's, and where its "
+                 "maker drew them is not known to the mm: an upper bound")
     if acc["poor"]:
         return [f"WARNING: poor calibration: {text}; check the rectified picture, try another "
                 "frame or give --points"]
