@@ -10,6 +10,7 @@ import numpy as np
 
 from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
+from calibration.markings import BallFinder
 from calibration.profile import Calibration
 
 #: A cushion edge counts as in place when found within this many pixels of the prediction.
@@ -41,10 +42,13 @@ class ViewStatus:
 
 class ViewMonitor:
     """Checks every ``check_every`` frames that the cushion edges are where the calibration
-    puts them; re-calibrates when the camera has moved; marks frames lost otherwise."""
+    puts them; re-calibrates when the camera has moved (with ``ball_finder``, see
+    :func:`calibration.auto.calibrate_image`); marks frames lost otherwise."""
 
-    def __init__(self, calibration: Calibration, check_every: int = 5, samples_per_side: int = 40):
+    def __init__(self, calibration: Calibration, check_every: int = 5, samples_per_side: int = 40,
+                 ball_finder: BallFinder | None = None):
         self.cal = calibration
+        self.ball_finder = ball_finder
         self.check_every = max(1, check_every)
         self.samples = samples_per_side
         self.last = ViewStatus(-1, "ok", 1.0)
@@ -107,7 +111,7 @@ class ViewMonitor:
 
     def _try_recalibrate(self, frame: int, img: np.ndarray, score: float) -> ViewStatus:
         try:
-            new = calibrate_image(img, self.cal.table)
+            new = calibrate_image(img, self.cal.table, ball_finder=self.ball_finder)
         except TableNotFound:
             return ViewStatus(frame, "lost", score)
         if new.fit_error_mm.get("median", 99.0) > 5.0:

@@ -6,8 +6,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image
 from calibration.table import TableGeometry
+from tracker.perception.calibrate import calibrate_image
 from tracker.perception.change import ChangeGatedDetector, _merge
 from tracker.perception.learned import make_detector
 

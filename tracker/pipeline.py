@@ -28,12 +28,12 @@ from typing import Any
 
 import numpy as np
 
-from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
 from calibration.monitor import ViewMonitor, ViewStatus
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.perception.calibrate import calibrate_image, find_colour_balls
 from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import CushionView, StrokeDetector
@@ -230,7 +230,8 @@ class RefereeRun:
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
             1.5, calibration.table.ball_radius / self.detector.r_px),
             cushion_view=CushionView.from_calibration(calibration))
-        self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
+        self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)),
+                                   ball_finder=find_colour_balls)
         self.match = Match()
         self.result = ProcessResult()
         self.start: FrameStart | None = None
