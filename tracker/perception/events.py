@@ -32,6 +32,18 @@ WHITE_REST_S = 0.3
 #: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
 CARRY_FRAMES = 4
 CARRY_SPEEDUP = (1.3, 150.0)
+#: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
+#: strike falls anywhere between two frames, so a struck ball's first frame may show only a
+#: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
+#: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
+#: accelerating it.
+CARRY_LATE_SPEEDUP = (1.1, 40.0)
+#: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
+#: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
+#: ball does at once (on a TV view the far end's coarse positions make a struck ball's
+#: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
+#: hand: real broadcast clips 7 and 11).
+HAND_START_SPEED_MM_S = 2000.0
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
@@ -265,7 +277,8 @@ class StrokeDetector:
 
     def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
-        moving: carried by a hand (smoothly accelerated), not struck (full speed at once)."""
+        moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
+        speed from the first whole frame after the strike on)."""
         if len(s.white_speeds) > CARRY_FRAMES or B.WHITE not in st.pos or B.WHITE not in prev.pos:
             return False
         if set(st.moving) - {B.WHITE} or s.started:
@@ -274,10 +287,15 @@ class StrokeDetector:
         v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
         s.white_speeds.append(v)
         w = s.white_speeds
+        if len(w) >= 2 and w[1] >= HAND_START_SPEED_MM_S:
+            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # already too fast for a hand
+            return False
         if len(w) < CARRY_FRAMES:
             return False
         ratio, margin = CARRY_SPEEDUP
-        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0])
+        late_ratio, late_margin = CARRY_LATE_SPEEDUP
+        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
+                    and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
     def _record(self, st: TableState) -> None:
         for b, p in st.pos.items():
@@ -491,6 +509,15 @@ class StrokeDetector:
         return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
                     for e in s.events)
                 or any(t_l > t for t_l, _ in s.loose.values()))
+
+    def end_now(self, note: str) -> Shot | None:
+        """End the stroke in progress with what was seen so far (the picture cut away from
+        the table, or the video ended, before every ball came to rest), ``note`` added for
+        review; None when no stroke is in progress."""
+        if self.stroke is None or self.prev is None:
+            return None
+        self.stroke.review.append(note)
+        return self._finish(self.prev)
 
     def referee_replacing(self) -> None:
         """The operator chose to have the balls replaced (after a miss): until the next stroke,

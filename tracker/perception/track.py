@@ -63,6 +63,11 @@ class TrackerConfig:
         relocate_frames: a white or colour unseen for more than this many frames is taken to
             be wherever its colour is next seen standing still for this many frames (put back
             by hand, replaced after a miss).
+        path_frames: a ball that vanishes at a pocket is potted only if it had been followed
+            this many frames since it was put or first found on the table (a sleeve over a
+            pocket, read as the black the moment it stood still, is not followed that long).
+        path_cone_deg: ... and only if its last frames' motion heads for the pocket's mouth
+            within this angle (a hand or a cue passing over the mouth goes any way).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -79,6 +84,8 @@ class TrackerConfig:
     vanish_confirm_s: float = 1.0
     empty_occupancy: float = 0.25
     off_speed_mm_s: float = 800.0
+    path_frames: int = 3
+    path_cone_deg: float = 60.0
 
 
 @dataclass
@@ -103,6 +110,7 @@ class Slot:
     trail: list[np.ndarray] = field(default_factory=list)
     vanished: bool = False
     off_cushion: str | None = None
+    appeared_frame: int = -1
 
 
 @dataclass
@@ -241,6 +249,36 @@ class Tracker:
         if min(np.linalg.norm(at - c) for c in self.pocket_xy.values()) < 2.0 * t.corner_mouth:
             return None
         return t.cushion_label(best[0], float(at[1])), best[1]
+
+    def _all_reds_seen(self, ball: str, det: BallDetections) -> bool:
+        """Whether ``ball`` is a red and the frame shows at least as many reds as the table
+        has (this one included): a red that vanished at a contact in a cluster of reds and
+        is not missing from the count has not been potted."""
+        if not B.is_red(ball):
+            return False
+        on = sum(1 for b, o in self.slots.items() if B.is_red(b) and o.on_table)
+        return int(np.sum(det.cls == CLASSES.index("red"))) >= on
+
+    def _path_into(self, s: Slot, pocket: str, frame: int) -> bool:
+        """Whether the ball that just vanished was on its way into ``pocket``: a ball's path,
+        not a dark blob at the mouth (a sleeve, a hand or the cue over the pocket, read as a
+        ball for a moment). It has been followed for :attr:`TrackerConfig.path_frames`
+        frames since it was last put (or found) on the table, and its last frames' motion
+        leads into the pocket: toward its mouth within :attr:`TrackerConfig.path_cone_deg`,
+        or, for a ball that barely moved (one hanging in the jaws, tapped in), from within a
+        pocket mouth of it."""
+        if s.appeared_frame >= 0 and s.last_frame - s.appeared_frame < self.cfg.path_frames:
+            return False
+        if s.pos is None or len(s.trail) < 2:
+            return False
+        mouth = self.pocket_xy[pocket]
+        step = s.trail[-1] - s.trail[0]
+        travelled = float(np.linalg.norm(step))
+        to_mouth = mouth - s.trail[0]
+        if travelled < 2 * self.cfg.rest_jitter_mm:
+            return float(np.linalg.norm(mouth - s.trail[-1])) <= self.table.pockets[pocket].mouth_width
+        cos = float(step @ to_mouth) / (travelled * float(np.linalg.norm(to_mouth)) + 1e-9)
+        return cos >= np.cos(np.radians(self.cfg.path_cone_deg))
 
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
         """The cushion a moving ball that just vanished was jumping: it was heading at it at
@@ -385,6 +423,7 @@ class Tracker:
                     s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
                 if not s.on_table or s.pos is None or ball in relocated:
                     appeared.append(ball)
+                    s.appeared_frame = frame
                     s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
                     s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
                     s.potted_pocket = None
@@ -423,7 +462,9 @@ class Tracker:
                 s.seen = False
                 if s.on_table and s.pos is not None:
                     missing = frame - s.last_frame
-                    pocket, dist = self._near_pocket(s.pos + s.vel * dt * missing)
+                    # where its motion took it: two frames at most (a ball unseen longer is
+                    # hidden or gone, and its last speed says nothing of where)
+                    pocket, dist = self._near_pocket(s.pos + s.vel * dt * min(missing, 2))
                     leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
                                and s.potted_pocket is None else None)
                     if leaving is not None and not self._barely_moved(s):
@@ -432,7 +473,8 @@ class Tracker:
                         # jumped it; off the table if it stays gone and its place bare
                         s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
                         s.vanished, s.off_cushion = True, leaving
-                    elif s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
+                    elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
+                          and self._path_into(s, pocket, frame)):
                         # vanished near a pocket while moving: a pot, once it stays gone
                         s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
                     elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
@@ -446,11 +488,14 @@ class Tracker:
                     wait = cfg.pot_confirm_s
                     if s.vanished:
                         wait = max(wait, cfg.vanish_confirm_s)
-                    if s.vanished and missing * dt >= 3 * wait and not self._bare(det, s.pos):
-                        # its place stayed covered: it is hidden there, not potted
+                    if s.vanished and missing * dt >= 3 * wait and (
+                            not self._bare(det, s.pos) or self._all_reds_seen(ball, det)):
+                        # its place stayed covered: it is hidden there, not potted; or as many
+                        # reds are seen as there are: it rolled on unseen in a cluster
                         s.potted_pocket, s.vanished, s.moving = None, False, False
                     if (s.potted_pocket is not None and missing * dt >= wait
-                            and (not s.vanished or self._bare(det, s.pos))):
+                            and (not s.vanished or (self._bare(det, s.pos)
+                                                    and not self._all_reds_seen(ball, det)))):
                         s.on_table, s.vanished = False, False
                         if s.potted_pocket == OFF_TABLE:
                             off.append((ball, s.potted_t, s.off_cushion or ""))
