@@ -67,7 +67,13 @@ class TrackerConfig:
             this many frames since it was put or first found on the table (a sleeve over a
             pocket, read as the black the moment it stood still, is not followed that long).
         path_cone_deg: ... and only if its last frames' motion heads for the pocket's mouth
-            within this angle (a hand or a cue passing over the mouth goes any way).
+            within this angle (a hand or a cue passing over the mouth goes any way), or it was
+            last seen in the mouth moving on into the pocket (a ball running along a cushion
+            into a corner passes the mouth's centre before it drops).
+        resume_s: a white or colour that went unseen while moving (behind a player, merged
+            with another ball) and is seen again moving within this time is the same ball
+            going on (not a ball put down by hand, which must stand still to be taken).
+        resume_reach_mm: ... when seen again within this distance of where it was last seen.
     """
 
     rest_speed_mm_s: float = 40.0
@@ -86,6 +92,8 @@ class TrackerConfig:
     off_speed_mm_s: float = 800.0
     path_frames: int = 3
     path_cone_deg: float = 60.0
+    resume_s: float = 1.0
+    resume_reach_mm: float = 600.0
 
 
 @dataclass
@@ -111,6 +119,8 @@ class Slot:
     vanished: bool = False
     off_cushion: str | None = None
     appeared_frame: int = -1
+    #: whether it was moving when it went unseen (see ``TrackerConfig.resume_s``)
+    lost_moving: bool = False
 
 
 @dataclass
@@ -138,6 +148,8 @@ class Tracker:
         self.slots = {b: Slot(b) for b in SLOTS}
         self.updates = 0
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
+        #: unit vectors from each pocket's mouth into its fall (into the pocket)
+        self.pocket_in = {n: _unit(np.subtract(p.fall, p.mouth_centre)) for n, p in table.pockets.items()}
 
     def reset(self) -> None:
         """Forget every track."""
@@ -275,10 +287,26 @@ class Tracker:
         step = s.trail[-1] - s.trail[0]
         travelled = float(np.linalg.norm(step))
         to_mouth = mouth - s.trail[0]
+        in_mouth = float(np.linalg.norm(mouth - s.trail[-1])) <= self.table.pockets[pocket].mouth_width
         if travelled < 2 * self.cfg.rest_jitter_mm:
-            return float(np.linalg.norm(mouth - s.trail[-1])) <= self.table.pockets[pocket].mouth_width
+            return in_mouth
+        cone = np.cos(np.radians(self.cfg.path_cone_deg))
         cos = float(step @ to_mouth) / (travelled * float(np.linalg.norm(to_mouth)) + 1e-9)
-        return cos >= np.cos(np.radians(self.cfg.path_cone_deg))
+        # in the mouth already (past its centre along a cushion), going on into the pocket
+        going_in = float(step @ self.pocket_in[pocket]) / travelled >= np.cos(np.radians(80.0))
+        return cos >= cone or (in_mouth and going_in)
+
+    def _resumes(self, s: Slot, cand_mm: np.ndarray, frame: int) -> bool:
+        """Whether a ball unseen since it went out of sight while moving, for no more than
+        :attr:`TrackerConfig.resume_s`, has a detection of its colour (``cand_mm`` (K, 2))
+        within :attr:`TrackerConfig.resume_reach_mm` of where it was last seen: it is going
+        on, and is followed from there at once."""
+        if not s.lost_moving or s.pos is None or not s.on_table or s.potted_pocket is not None:
+            return False
+        unseen = frame - s.last_frame
+        if unseen <= 1 or unseen > self.cfg.resume_s * self.fps:
+            return False
+        return bool(np.min(np.linalg.norm(cand_mm - s.pos, axis=1)) <= self.cfg.resume_reach_mm)
 
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
         """The cushion a moving ball that just vanished was jumping: it was heading at it at
@@ -322,6 +350,8 @@ class Tracker:
                 continue
             s = self.slots[ball]
             lost = frame - s.last_frame > cfg.relocate_frames
+            if lost and self._resumes(s, det.mm[cand], frame):
+                lost = False  # the same ball going on after a moment unseen while it moved
             if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
                 # unknown, off the table, or hidden for a while (a hand may have moved it):
                 # the only ball of its colour is wherever that colour is seen standing still
@@ -350,7 +380,10 @@ class Tracker:
             else:
                 pred = s.pos + s.vel * dt
                 d = np.linalg.norm(det.mm[cand] - pred, axis=1)
-                if d.min() > self._gate(s, frame):
+                gate = self._gate(s, frame)
+                if self._resumes(s, det.mm[cand], frame):
+                    gate = max(gate, cfg.resume_reach_mm)
+                if d.min() > gate:
                     continue
                 j = cand[int(np.argmin(d))]
             assigned[ball] = j
@@ -459,6 +492,8 @@ class Tracker:
                 s.uncertainty = 1.0
                 s.trail = [*s.trail[-2:], p.copy()]
             else:
+                if s.seen:
+                    s.lost_moving = s.moving
                 s.seen = False
                 if s.on_table and s.pos is not None:
                     missing = frame - s.last_frame
@@ -521,3 +556,8 @@ class Tracker:
         self.updates += 1
         return TableState(frame, t, pos, moving, visible, pots, appeared, off)
 
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    """``v`` scaled to length 1 (zero stays zero)."""
+    n = float(np.linalg.norm(v))
+    return np.asarray(v, float) / n if n > 0 else np.zeros(2)
