@@ -142,7 +142,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", choices=["broadcast", "more", "pool"])
     ap.add_argument("--clips", help="broadcast clip numbers (with --only broadcast), e.g. 1,5")
     ap.add_argument("--write-doc", action="store_true")
+    ap.add_argument("--doc-from", metavar="JSON",
+                    help="write the ACCURACY section from a run's docs/metrics-real-process.json "
+                         "(its own date, commit and timing) without running again")
     args = ap.parse_args(argv)
+    if args.doc_from:
+        data = json.loads(Path(args.doc_from).read_text())
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(data["rows"], data["summary"]))
+        return 0
     root = footage()
     if root is None:
         print("real clips: ../shared/footage not present, skipped")
@@ -164,23 +171,29 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({k: v for k, v in row.items() if k != "calls"}, default=str), flush=True)
     took = time.perf_counter() - t_all
     b = [r for r in rows if r["group"] == "broadcast"]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
     summary = {"broadcast_right": sum(bool(r["right"]) for r in b), "broadcast_clips": len(b),
-               "seconds": round(took)}
+               "seconds": round(took), "date": str(datetime.date.today()),
+               "commit": commit + ("+changes" if dirty else ""),
+               "machine": f"{platform.machine()} with {os.cpu_count()} cores",
+               "command": "python bench/real_process.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip()}
     print(json.dumps(summary))
     (ROOT / "docs" / "metrics-real-process.json").write_text(json.dumps(
         {"summary": summary, "rows": rows}, indent=1, default=str))
     if args.write_doc:
-        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(rows, summary, took))
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(rows, summary))
     return 0
 
 
-def doc_section(rows: list[dict[str, Any]], summary: dict[str, Any], took: float) -> str:
+def doc_section(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     """The ACCURACY.md section: one row per clip."""
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
     lines = [f"## {SECTION}", "",
-             f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
-             f"commit `{commit}`, by `python bench/real_process.py --write-doc` ({took:.0f} s): "
+             f"Measured {summary['date']} on {summary['machine']}, commit `{summary['commit']}`, "
+             f"by `{summary['command']}` ({summary['seconds']} s; `--write-doc` writes this "
+             "section): "
              "`process` as a user runs it (no profile: the camera is found from the best frames of "
              "the first seconds; detector `auto`; pool clips with `--table-size 2540x1270 "
              "--ball-diameter 57.15`) on every real clip under `../shared/footage` (read in place, "
