@@ -140,3 +140,23 @@ def test_a_spliced_video_is_refereed_on_its_main_view_only(tmp_path):
     assert 28 <= res.not_refereed_frames <= 32
     pots = [e.ball for s in res.shots for e in s.events if e.type == "pot"]
     assert [b.split("_")[0] for b in pots] == ["red"]
+
+
+# ------------------------------------------------------------------ a clip that starts mid-frame
+@needs_clips
+def test_a_clip_that_starts_mid_frame_is_taken_up_from_the_table_seen(tmp_path):
+    """Clip 1 opens late in a frame (three reds, the six colours, the striker down on the
+    cue ball): the frame starts from that layout, and the log says the start was observed
+    and what was seen (counted by eye on its first frame: 3 reds, 6 colours, the white)."""
+    from tracker.pipeline import process_video
+    from tracker.records.parse import read_log
+
+    out = tmp_path / "out"
+    process_video(CLIPS / "1.mp4", out, progress=False, max_frames=70)
+    start = json.loads((out / "decisions.jsonl").read_text().splitlines()[0])
+    note = " ".join(start["notes"])
+    assert "the video starts mid-frame" in note and "3 reds" in note
+    assert "colours the yellow, the green, the brown, the blue, the pink and the black" in note
+    recs = [rec for _, rec in read_log(out / "match.log.jsonl")]
+    pos = recs[0].positions
+    assert sum(b.startswith("red") for b in pos) == 3 and "white" in pos and len(pos) == 10
