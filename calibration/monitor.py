@@ -12,7 +12,8 @@ on most sides.
 
 When the outline does not match, the frame may still show the whole table through a camera
 that moved or zoomed, or through another camera (an overhead one, say): a new calibration is
-tried on it, and accepted when it fits (``recalibrated``). Otherwise the frame is ``lost``:
+tried on it, and accepted when it fits and the balls it sees lie where balls were
+(``recalibrated``: not another table, :data:`SAME_TABLE_SHARE`). Otherwise the frame is ``lost``:
 not refereed until a view comes back.
 """
 
@@ -49,6 +50,16 @@ CUT_CHANGE = 10.0
 THUMB_SIZE = (32, 18)
 #: A new calibration on a frame that does not match is accepted below this fit error, mm.
 MAX_RECALIBRATION_FIT_MM = 8.0
+#: A new calibration is taken as a view of the same table (a camera bumped or zoomed, another
+#: camera on it) only when at least this share of the balls it finds lie within
+#: :data:`SAME_TABLE_BALL_MM` of a ball found in the last frame of the old view: a stroke
+#: moves a few balls, another table's layout is another. (Another table seen by its own main
+#: camera fits as well as this one's: on the real broadcast clips the table's corners of two
+#: matches lie 13 to 33 px apart at 720p.) Balls on the colours' spots are left out: every
+#: table has them. Not checked without a ball finder.
+SAME_TABLE_SHARE = 0.5
+#: See :data:`SAME_TABLE_SHARE`, mm.
+SAME_TABLE_BALL_MM = 60.0
 #: Kept for the edge test of the cushion noses (:meth:`ViewMonitor.alignment`).
 EDGE_TOLERANCE_PX = 2.5
 
@@ -226,6 +237,8 @@ class ViewMonitor:
         self.last = ViewStatus(-1, "ok", 1.0)
         self.history: list[ViewStatus] = []
         self._thumb: np.ndarray | None = None
+        #: the last frame that showed the view (the layout a new calibration is checked with)
+        self._last_seen: np.ndarray | None = None
 
     def _cut(self, img: np.ndarray) -> bool:
         """Whether the picture changed at once from the last frame's (a cut, a wipe)."""
@@ -247,6 +260,7 @@ class ViewMonitor:
         same, share = self.signature.same_view(img)
         if same:
             st = ViewStatus(frame, "ok", share)
+            self._last_seen = img
         elif due or cut:
             st = self._try_recalibrate(frame, img, share)
         else:
@@ -264,10 +278,33 @@ class ViewMonitor:
             return ViewStatus(frame, "lost", share)
         signature = ViewSignature.build(new, [img])
         same, new_share = signature.same_view(img)
-        if not same:
+        if not same or not self._same_table(new, img):
             return ViewStatus(frame, "lost", share)
-        self.cal, self.signature = new, signature
+        self.cal, self.signature, self._last_seen = new, signature, img
         return ViewStatus(frame, "recalibrated", new_share)
+
+    def _same_table(self, new: Calibration, img: np.ndarray) -> bool:
+        """Whether ``img`` through the camera ``new`` shows the table last seen through the
+        old one: most of the balls it finds off the colours' spots are where balls were
+        (:data:`SAME_TABLE_SHARE`); nothing seen off the spots is no contradiction."""
+        if self.ball_finder is None or self._last_seen is None:
+            return True
+        before_px, _ = self.ball_finder(self._last_seen, self.cal.camera, self.cal.table)
+        now_px, _ = self.ball_finder(img, new.camera, new.table)
+        if len(now_px) == 0:
+            return True  # nothing seen that contradicts it
+        if len(before_px) == 0:
+            return False
+        before = self.cal.ball_to_table(before_px)
+        now = new.ball_to_table(now_px)
+        spots = np.array(list(new.table.spots.values()), float).reshape(-1, 2)
+        if len(spots):  # every table has its colours on their spots: they tell nothing
+            now = now[np.linalg.norm(now[:, None, :] - spots[None], axis=2).min(axis=1)
+                      > SAME_TABLE_BALL_MM]
+        if len(now) == 0:
+            return True
+        nearest = np.linalg.norm(now[:, None, :] - before[None, :, :], axis=2).min(axis=1)
+        return float(np.mean(nearest <= SAME_TABLE_BALL_MM)) >= SAME_TABLE_SHARE
 
     def alignment(self, img: np.ndarray) -> float:
         """Share of the reference outline in place in ``img`` (0..1)."""

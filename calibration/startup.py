@@ -32,6 +32,9 @@ from calibration.table import TableGeometry
 START_WINDOW_S = 2.0
 #: Frames tried for a calibration, spread over a window (potwatch's "best of 8").
 START_SAMPLES = 8
+#: Frames tried on a live source, whose frames go by while the calibration is worked out
+#: (each try costs about 0.6 s of one core at 1080p; a hall camera's view is steady).
+START_SAMPLES_LIVE = 2
 #: How far into the video a table is looked for before giving up, s.
 START_SEARCH_S = 12.0
 #: The detector works at half resolution unless the smallest ball of the view would then be

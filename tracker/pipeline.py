@@ -30,7 +30,13 @@ import numpy as np
 
 from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus
 from calibration.profile import Calibration
-from calibration.startup import NoTableAtStart, find_start, working_scale
+from calibration.startup import (
+    START_SAMPLES,
+    START_SAMPLES_LIVE,
+    NoTableAtStart,
+    find_start,
+    working_scale,
+)
 from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.cadence import FrameCadence, table_mask
@@ -621,6 +627,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         try:
             # the camera from the best frames of the first seconds (calibration/startup.py)
             start = find_start(itertools.chain([first], frames), source.fps, table, calibration,
+                               samples=START_SAMPLES_LIVE if source.live else START_SAMPLES,
                                ball_finder=find_colour_balls)
         except NoTableAtStart as exc:
             raise VideoError(f"{source.name}: {exc}; give --calibration PROFILE (see "

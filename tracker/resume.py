@@ -256,7 +256,30 @@ def _from_jsonl(path: Path) -> ResumePoint:
     except RuleError as exc:
         raise ResumeError(f"{path}: the log does not replay ({exc}); process again with "
                           "--force") from None
-    return ResumePoint(records, decisions)
+    return ResumePoint(records, _with_notes_written(decisions, path.parent / DECISIONS_NAME))
+
+
+def _with_notes_written(decisions: list[dict[str, Any]], written: Path) -> list[dict[str, Any]]:
+    """``decisions`` (called again from the log) with the notes the first run wrote on them
+    (the run adds notes of its own, e.g. that the video started mid-frame, which the rules
+    alone do not make): a line is taken as written only where it is the same call apart
+    from its notes."""
+    if not written.exists():
+        return decisions
+    out = list(decisions)
+    lines = written.read_text(encoding="utf-8", errors="replace").splitlines()
+    for i, line in enumerate(lines[:len(out)]):
+        try:
+            old = json.loads(line)
+        except ValueError:
+            break  # the line the crash cut off, and any after it
+        if not isinstance(old, dict):
+            break
+        same = ({k: v for k, v in old.items() if k != "notes"}
+                == {k: v for k, v in out[i].items() if k != "notes"})
+        if same:
+            out[i] = old
+    return out
 
 
 class ResumeMismatch(VideoError):
