@@ -2,16 +2,20 @@
 
     .venv/bin/python bench/learned.py [--skip-real]
 
-Per detector (``colour``; ``learned``: the same candidates judged by the ONNX crop classifier):
+Per detector (``colour``; ``learned``: the same candidates judged by the ONNX crop classifier;
+``auto``: the default, resolved per picture by :func:`tracker.perception.learned.resolve`):
 
 - synthetic sample clips (``sample_videos``): balls at rest found, colour errors, detections
   matching no ball (:func:`tracker.evaluate.position_errors`);
 - real footage in ``../shared/footage`` (:mod:`tracker.footage_eval`): broadcast stills counted
   per colour, overhead lab stills found with the right colour, broadcast clips' pots, the pool
   clips' labelled boxes (a cross-domain check);
-- the TV bot frames (``bench/first_contact.py broadcast 5 90 colour|learned``), read from
-  their metrics files when present (that bench takes ~15 min per detector);
-- speed: ``detect`` per 1080p frame, both detectors on the same frames in one run.
+- the TV bot frames (``bench/first_contact.py broadcast 5 90 [colour|learned]``), read from
+  their metrics files when present, each with the commit its section in docs/ACCURACY.md names
+  (that bench takes ~15 min per detector); the default run is ``auto``, which is ``learned`` on
+  that camera, so it stands for ``learned`` too when no ``learned`` run is on file;
+- speed: ``detect`` per 1080p frame, colour and learned on the same frames in one run (``auto``
+  is one of them per camera).
 
 Writes the "Detectors side by side" section of docs/ACCURACY.md, the "Detector speed" section
 of docs/BENCHMARKS.md and docs/metrics-learned.json.
@@ -23,6 +27,7 @@ import datetime
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import time
@@ -33,7 +38,8 @@ import numpy as np
 from tracker.evaluate import SAMPLES, position_errors, replace_section
 
 ROOT = Path(__file__).resolve().parents[1]
-DETECTORS = ("colour", "learned")
+DETECTORS = ("colour", "learned", "auto")
+TIMED = ("colour", "learned")
 
 
 def speed(n: int = 40) -> dict[str, dict[str, float]]:
@@ -43,7 +49,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
 
     from calibration.table import STANDARD_TABLE as T
     from tracker.perception.calibrate import calibrate_image
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import make_detector, resolve
 
     out: dict[str, dict[str, float]] = {}
     for clip in ("overhead_frame", "broadcast_pots"):
@@ -57,11 +63,11 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
                 frames.append(img)
         cap.release()
         cal = calibrate_image(frames[0], T)
-        dets = {k: make_detector(cal, k) for k in DETECTORS}
+        dets = {k: make_detector(cal, k) for k in TIMED}
         for d in dets.values():
             d.learn_cloth(frames[0])
             d.learn_colours([frames[0]])
-        took = {k: 0.0 for k in DETECTORS}
+        took = {k: 0.0 for k in TIMED}
         cands = 0
         for img in frames:
             for k, d in dets.items():
@@ -72,6 +78,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
         out[clip] = {k: 1000 * v / len(frames) for k, v in took.items()}
         out[clip]["frames"] = len(frames)
         out[clip]["candidates_per_frame"] = cands / len(frames)
+        out[clip]["auto_is"] = resolve("auto", cal)
     return out
 
 
@@ -108,8 +115,24 @@ def real() -> dict[str, dict[str, dict]] | None:
     return out
 
 
-def _first_contact(detector: str) -> dict | None:
-    p = ROOT / "docs" / f"metrics-first-contact-broadcast-{detector}.json"
+def _section_commit(title: str) -> str | None:
+    """The commit named by the ``## title`` section of docs/ACCURACY.md (None if absent)."""
+    text = (ROOT / "docs" / "ACCURACY.md").read_text()
+    start = text.find(f"## {title}\n")
+    if start < 0:
+        return None
+    m = re.search(r"commit `([0-9a-f]+)`", text[start:text.find("\n## ", start + 5)])
+    return m.group(1) if m else None
+
+
+def _first_contact(detector: str, auto_is: str) -> dict | None:
+    """The TV bot frames' figures of ``detector`` from their metrics file; for ``learned``
+    without a file of its own, the default (``auto``) run when ``auto`` resolves to ``learned``
+    on that camera (``auto_is``)."""
+    name, title = f"-{detector}", f"First contact from video (broadcast, {detector} detector)"
+    if detector == "auto" or (detector == auto_is and not (ROOT / "docs" / f"metrics-first-contact-broadcast{name}.json").exists()):
+        name, title = "", "First contact from video (broadcast)"
+    p = ROOT / "docs" / f"metrics-first-contact-broadcast{name}.json"
     if not p.exists():
         return None
     m = json.loads(p.read_text())
@@ -119,7 +142,8 @@ def _first_contact(detector: str) -> dict | None:
     return {"strokes": len(strokes), "found": len(found),
             "kind": sum(r["same_kind"] for r in found), "call": sum(r["same_call"] for r in found),
             "cushions": f"{c['matched']} of {c['truth']}",
-            "cushion_recall": c["matched"] / max(1, c["truth"])}
+            "cushion_recall": c["matched"] / max(1, c["truth"]),
+            "commit": _section_commit(title), "run": "auto" if name == "" else detector}
 
 
 def _pct(a: int, b: int) -> str:
@@ -134,14 +158,15 @@ def main() -> None:
     sp = speed()
     syn = synthetic()
     rl = None if skip_real else real()
-    fc = {k: _first_contact(k) for k in DETECTORS}
+    tv_auto = sp["broadcast_pots"]["auto_is"]
+    fc = {k: _first_contact(k, tv_auto) for k in DETECTORS}
     took = time.perf_counter() - t0
     head = (f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
             f"commit `{commit}`, by `python bench/learned.py` ({took:.0f} s).")
     rows = []
 
     def row(what: str, vals: dict[str, str], better: str) -> None:
-        rows.append(f"| {what} | {vals['colour']} | {vals['learned']} | {better} |")
+        rows.append(f"| {what} | {vals['colour']} | {vals['learned']} | {vals['auto']} | {better} |")
 
     def winner(a: float, b: float, higher: bool = True) -> str:
         if abs(a - b) < 1e-9:
@@ -156,7 +181,9 @@ def main() -> None:
             {k: f"{r[k]['colour_errors']} / {r[k]['unmatched']}" for k in DETECTORS},
             winner(c["colour_errors"] + c["unmatched"], le["colour_errors"] + le["unmatched"], False))
     if all(fc.values()):
-        row("synthetic TV bot frames (`first_contact.py broadcast 5 90 DETECTOR`): strokes found",
+        row("synthetic TV bot frames (`first_contact.py broadcast 5 90 [DETECTOR]`): commit of the run",
+            {k: f"`{fc[k]['commit']}` ({fc[k]['run']} run)" for k in DETECTORS}, "")
+        row("synthetic TV bot frames: strokes found",
             {k: _pct(fc[k]["found"], fc[k]["strokes"]) for k in DETECTORS},
             winner(fc["colour"]["found"] / fc["colour"]["strokes"], fc["learned"]["found"] / fc["learned"]["strokes"]))
         row("... first object ball of the right kind", {k: _pct(fc[k]["kind"], fc[k]["found"]) for k in DETECTORS},
@@ -193,20 +220,21 @@ def main() -> None:
     lines = ["## Detectors side by side", "", head, "",
              "The colour detector and the learned one (the same candidates judged by the ONNX crop "
              "classifier, `models/ball_classifier.md`) on the same data; `auto` (the default) "
-             "uses the learned one on TV-angle views and the colour one overhead. Synthetic "
+             "uses the learned one on TV-angle views and the colour one overhead, resolved per "
+             "picture (its column is measured, not copied). Synthetic "
              "figures are agreement with our own renderer; real footage decides.", "",
-             "| measure | colour | learned | better |", "|---|---|---|---|", *rows, ""]
+             "| measure | colour | learned | auto | better (colour vs learned) |", "|---|---|---|---|---|", *rows, ""]
     replace_section(ROOT / "docs" / "ACCURACY.md", "Detectors side by side", "\n".join(lines) + "\n")
     sl = ["## Detector speed", "",
           f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
           f"commit `{commit}`, by `python bench/learned.py`: `detect` per 1080p frame, both "
           "detectors interleaved frame by frame on the same frames in one run (ratios are the "
           "comparable figure on this shared machine).", "",
-          "| clip | frames | candidates per frame | colour (ms/frame) | learned (ms/frame) | learned / colour |",
-          "|---|---|---|---|---|---|"]
+          "| clip | frames | candidates per frame | colour (ms/frame) | learned (ms/frame) | learned / colour | auto is |",
+          "|---|---|---|---|---|---|---|"]
     for clip, v in sp.items():
         sl.append(f"| {clip} | {v['frames']} | {v['candidates_per_frame']:.1f} | {v['colour']:.1f} | "
-                  f"{v['learned']:.1f} | {v['learned'] / v['colour']:.2f} |")
+                  f"{v['learned']:.1f} | {v['learned'] / v['colour']:.2f} | {v['auto_is']} |")
     sl += ["", "The whole pipeline with `--detector auto`: overhead it is the colour detector, the same "
            "code and the same detections as before (checked frame by frame on the sample clips), so "
            "\"Pipeline speed\" above stands; on a TV-angle view the learned detector adds the "

@@ -63,3 +63,24 @@ def test_no_centre_gives_empty_detections_of_the_right_shapes():
     for kind in ("colour", "learned"):
         det = make_detector(cal, kind)
         assert det._colour_features(first, np.zeros((0, 2))).shape == (0, 5)
+
+
+def test_gated_learned_detections_match_full_detections_through_a_strike():
+    # the TV sample clip under auto (the learned detector): the first stroke at 2.32 s (frame
+    # 58); a changed frame is searched whole, so every frame's detections are the full
+    # search's, and still frames before the strike stay cheap
+    first = _frames("broadcast_pots", 0, 1)[0]
+    cal = calibrate_image(first, TableGeometry.standard())
+    det = make_detector(cal, "learned")
+    det.learn_cloth(first)
+    det.learn_colours([first])
+    gate = ChangeGatedDetector(det, 25.0)
+    for f in _frames("broadcast_pots", 50, 16):
+        a, b = gate.detect(f), det.detect(f)
+        assert len(a) == len(b)
+        if len(a):
+            d = np.linalg.norm(a.mm[:, None] - b.mm[None], axis=2)
+            assert d.min(1).max() < 3.0
+            assert (a.cls == b.cls[d.argmin(1)]).all()
+    assert gate.stats.partial == 0
+    assert gate.stats.still >= 3 and gate.stats.full >= 3, gate.stats

@@ -208,10 +208,8 @@ class RefereeRun:
         listeners: receive the records, frames and the end as they happen.
         on_call: called with each decision in a referee's words (the CLI prints them).
         detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
-        gated: detect only where the table changed (:mod:`tracker.perception.change`); the
-            colour detector only: the learned one settles a frame's colours over the whole
-            frame (one ball per unique colour, the game's constraint), which a search of a few
-            boxes cannot, and gated it changed a call of the broadcast sample (eval --fast).
+        gated: detect only where the table changed (:mod:`tracker.perception.change`; the
+            learned detector searches the whole frame whenever anything changed).
         cadence: repeated frames of the source (:class:`tracker.cadence.FrameCadence`): the
             tracker then runs on the picture clock, repeats skipped.
     """
@@ -407,7 +405,7 @@ class RefereeRun:
         """Balls in one frame: searched again only where the table changed
         (:class:`ChangeGatedDetector`) unless ``gated`` is off; one white and one of each
         colour (contests settled by the game's constraint: :mod:`tracker.perception.unique`)."""
-        if not self.gated or self.detector.classifier is not None:
+        if not self.gated:
             return _settled(self.detector, self.detector.detect(image))
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)

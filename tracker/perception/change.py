@@ -13,7 +13,10 @@ the picture of the table as it was when each part of it was last searched for ba
   working-scale picture there), and their detections replace the old ones there (a *partial*
   frame);
 - much changed (a player over the table, the light), or :data:`FULL_EVERY_S` has passed since
-  the last full search: the whole frame is searched (a *full* frame).
+  the last full search: the whole frame is searched (a *full* frame);
+- with the learned detector (a TV view under ``auto``) any change searches the whole frame:
+  its judgements are per frame (one detection per unique colour, the white's streak when no
+  detection is the white), which a box searched alone gets wrong; still frames stay cheap.
 
 Only the part of a box where the new search is complete is taken from it (its *inner* part,
 :data:`INNER_R` radii inside the box's edges), and only there does the reference move on: a
@@ -123,6 +126,12 @@ class ChangeGatedDetector:
             changed = self._changed(thumb)
             if cv2.countNonZero(changed) < CHANGE_MIN_PIXELS:
                 kind, out = "still", self._still()
+            elif d.classifier is not None:
+                # the learned detector judges a frame as a whole (one detection per unique
+                # colour, the white's streak when no detection is the white, highlights
+                # against the frame's single balls): a box searched alone misreads balls
+                # (the TV sample clip's score came out wrong), so it searches the whole frame
+                out = self._full(frame, thumb)
             else:
                 rects = self._rects(changed, frame.shape)
                 res = None if rects is None else self._partial(frame, thumb, rects)
