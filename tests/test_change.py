@@ -53,3 +53,14 @@ def test_gated_detections_match_full_detections_through_a_strike():
 def test_boxes_merge_until_none_overlaps():
     rects = _merge([[0, 0, 10, 10], [5, 5, 20, 20], [30, 30, 40, 40], [19, 0, 31, 2]])
     assert sorted(rects) == [[0, 0, 31, 20], [30, 30, 40, 40]]
+
+
+def test_no_centre_gives_no_colour_features_of_the_right_shape():
+    """A box searched again with nothing in it (the learned detector's extra search found no
+    centre): its empty detections join the others (this crashed the gated detector on the
+    broadcast sample: features of shape (0,) against (N, 5))."""
+    first = _frames("overhead_free_ball", 0, 1)[0]
+    det = make_detector(calibrate_image(first, TableGeometry.standard()), "colour")
+    feats = det._colour_features(first, np.zeros((0, 2)))
+    assert feats.shape == (0, 5)
+    assert np.concatenate([np.zeros((3, 5), np.float32), feats]).shape == (3, 5)

@@ -4,11 +4,14 @@ A stroke starts when the cue ball leaves rest fast (a hand placing it moves it s
 carries it while it is hidden); its first contact is the first object ball to leave rest, at
 the sub-frame moment the cue ball's path comes within 2R of it; later contacts are found the
 same way against the nearest moving ball. Pots come from the tracker. The stroke ends when
-every ball has been at rest for ``settle_s``; its shot record then goes to the referee.
+every ball has been at rest for ``SETTLE_S``; its shot record then goes to the referee.
+:meth:`StrokeDetector.preview` gives the record a stroke would have if it ended now (for the
+early call, after ``EARLY_CALL_S`` of rest).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -35,6 +38,11 @@ CARRY_FRAMES = 4
 CARRY_SPEEDUP = (1.3, 150.0)
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
+#: All balls at rest (by the tracker's measure) this long and the stroke's call is given
+#: early, from the record the stroke would have if it ended then (:meth:`StrokeDetector.preview`);
+#: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
+#: (said again, corrected, only when it differs), s.
+EARLY_CALL_S = 0.1
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
 REVIEW_SIMULTANEOUS_S = 0.01
 #: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
@@ -220,6 +228,21 @@ class StrokeDetector:
         else:
             s.rest_since = None
         return None
+
+    def resting_for(self, t: float) -> float | None:
+        """How long (s) every ball has been at rest at time ``t`` during a stroke (None: no
+        stroke under way, or a ball still moving)."""
+        s = self.stroke
+        if s is None or s.rest_since is None:
+            return None
+        return t - s.rest_since
+
+    def preview(self, st: TableState) -> Shot:
+        """The record the stroke under way would have if it ended at ``st`` (the stroke
+        itself goes on: this detector is not changed)."""
+        assert self.stroke is not None
+        keep = {id(self.table): self.table, id(self.cushion_view): self.cushion_view}
+        return copy.deepcopy(self, keep)._finish(st)
 
     def _in_order(self, balls: set[str], st: TableState,
                   white: tuple[float, float] | None = None) -> list[str]:
