@@ -39,6 +39,43 @@ class ViewStatus:
         return self.state != "lost"
 
 
+#: Edge samples whose profiles are read from one crop of the picture (a run of neighbours
+#: along a cushion: a crop a little larger than their few square centimetres).
+PROFILE_CHUNK = 8
+#: Pixels around a chunk's samples kept in its crop: the blur's reach (4 px at sigma 1) and
+#: the bilinear sample's (1 px), with room to spare.
+PROFILE_MARGIN_PX = 8
+
+
+def _profiles(img: np.ndarray, grid: np.ndarray) -> np.ndarray:
+    """Grey levels (N, M) of ``img`` (BGR) blurred by a Gaussian of sigma 1 px, sampled
+    bilinearly at ``grid`` (N, M, 2) image px (0 outside the picture). Only crops around runs of
+    :data:`PROFILE_CHUNK` samples are converted and blurred, not the whole picture: the values
+    are those of the whole picture blurred (each crop reaches :data:`PROFILE_MARGIN_PX` beyond
+    its samples, further than the blur and the sampling look; a crop at the picture's edge
+    ends where the picture does)."""
+    h, w = img.shape[:2]
+    out = np.zeros(grid.shape[:2], np.float32)
+    m = PROFILE_MARGIN_PX
+    for i in range(0, len(grid), PROFILE_CHUNK):
+        g = grid[i:i + PROFILE_CHUNK]
+        x0 = int(np.clip(np.floor(g[..., 0].min()) - m, 0, w))
+        y0 = int(np.clip(np.floor(g[..., 1].min()) - m, 0, h))
+        x1 = int(np.clip(np.ceil(g[..., 0].max()) + m + 1, 0, w))
+        y1 = int(np.clip(np.ceil(g[..., 1].max()) + m + 1, 0, h))
+        if x1 - x0 < 1 or y1 - y0 < 1:
+            continue  # wholly outside the picture: zeros
+        crop = img[y0:y1, x0:x1]
+        # a crop that starts inside the picture is sampled where the picture's own pixels
+        # are: a sample beyond the picture's edge reads 0 (as the whole picture's would)
+        gray = cv2.GaussianBlur(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32),
+                                (0, 0), 1.0)
+        out[i:i + len(g)] = cv2.remap(gray, g[..., 0] - np.float32(x0), g[..., 1] - np.float32(y0),
+                                      cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                                      borderValue=0)
+    return out
+
+
 class ViewMonitor:
     """Checks every ``check_every`` frames that the cushion edges are where the calibration
     puts them; re-calibrates when the camera has moved; marks frames lost otherwise."""
@@ -77,11 +114,9 @@ class ViewMonitor:
     def alignment(self, img: np.ndarray) -> float:
         """Fraction of cushion-edge samples whose strongest step lies within
         :data:`EDGE_TOLERANCE_PX` of the calibrated position."""
-        gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
         offs = np.arange(-10.0, 10.5, 0.5)
         grid = self._pts[:, None, :] + offs[None, :, None] * self._normals[:, None, :]
-        prof = cv2.remap(gray, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
+        prof = _profiles(img, grid.astype(np.float32))
         sg = np.gradient(prof, axis=1)
         g = np.abs(sg)
         # as in the finder: the step down into the shadow under the nose when there is one
