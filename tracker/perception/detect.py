@@ -696,12 +696,15 @@ class BallDetector:
                     feats: np.ndarray) -> BallDetections:
         """Detections at image centres ``px`` (N, 2): table positions, local radii and
         scale."""
-        mm = self.cal.ball_to_table(px)
         # local scale: millimetres on the table per image pixel at each ball, along the
         # coarser image axis (in a TV view a pixel down the image spans several times the
-        # table distance of a pixel across it, far from the camera)
-        mm_per_px = np.maximum(np.linalg.norm(self.cal.ball_to_table(px + [1.0, 0.0]) - mm, axis=1),
-                               np.linalg.norm(self.cal.ball_to_table(px + [0.0, 1.0]) - mm, axis=1))
+        # table distance of a pixel across it, far from the camera); the three sets of
+        # points in one call (row by row the same arithmetic as three calls: a third the cost)
+        n = len(px)
+        allmm = self.cal.ball_to_table(np.concatenate([px, px + [1.0, 0.0], px + [0.0, 1.0]]))
+        mm = allmm[:n]
+        mm_per_px = np.maximum(np.linalg.norm(allmm[n:2 * n] - mm, axis=1),
+                               np.linalg.norm(allmm[2 * n:] - mm, axis=1))
         return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
     def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2,
