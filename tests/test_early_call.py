@@ -116,3 +116,17 @@ def test_a_ball_that_drops_after_the_early_call_corrects_it(calibration):
     # what is recorded is the call at the stroke's end, once
     calls = [d for d in run.result.decisions if d.get("shot") == 1]
     assert len(calls) == 1 and calls[0]["points"] == {"Ann": 1, "Bob": 0}
+
+
+def test_an_early_call_whose_stroke_never_ends_is_withdrawn(calibration):
+    """The video ends between the early call and the stroke's end: nothing is recorded, and
+    the call said is withdrawn in so many words."""
+    run = _run(calibration)
+    table = _Table(run)
+    at_rest, _ = _struck_red(table)
+    table.rest(at_rest, EARLY_CALL_S + 0.2)
+    run.finish(None)
+    said = [line for _, line in table.said_at]
+    assert said[-2].startswith("Shot 1 (Ann): No score")
+    assert said[-1].startswith("WITHDRAWN: the call of shot 1 is not recorded")
+    assert run.result.shots == [] and run.result.early_withdrawn == 1

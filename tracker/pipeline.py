@@ -37,7 +37,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
-from tracker.perception.events import EARLY_CALL_S, CushionView, StrokeDetector
+from tracker.perception.events import EARLY_CALL_S, SETTLE_S, CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
@@ -97,6 +97,9 @@ class ProcessResult:
     #: those whose call at the stroke's end (after ``SETTLE_S``) differed: said again, corrected
     early_calls: int = 0
     early_corrected: int = 0
+    #: strokes called early whose end the run never saw (the video or stream ended, or
+    #: --max-frames, within SETTLE_S of the early call): withdrawn, not recorded
+    early_withdrawn: int = 0
 
 
 @dataclass
@@ -573,7 +576,15 @@ class RefereeRun:
         return board
 
     def finish(self, end: SourceEnd | None) -> ProcessResult:
-        """End the run: tell the listeners, return the result."""
+        """End the run: tell the listeners, return the result. A stroke called early whose
+        end never came is withdrawn (said, not recorded)."""
+        early, self._early = self._early, None
+        if early is not None:
+            self.result.early_withdrawn += 1
+            if self.on_call:
+                self.on_call(f"WITHDRAWN: the call of shot {early.shot} is not recorded: the "
+                             "video ended before the stroke did (every ball at rest "
+                             f"{SETTLE_S} s)")
         self.result.end = end
         board = self.summary()
         for li in self.listeners:
