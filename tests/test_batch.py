@@ -171,6 +171,12 @@ def test_batch_and_hall_errors_are_one_line_with_their_exit_codes(clips, tmp_pat
     r = _cli(["batch", str(clips), "--out", str(tmp_path / "o")],
              {"PYTHONPATH": f"{fake}{os.pathsep}{ROOT}"})
     assert r.returncode == 3 and "Ray is not installed" in r.stderr and "--no-ray" in r.stderr
+    hall = tmp_path / "hall-ok.json"
+    hall.write_text(json.dumps({"out": str(tmp_path / "h"), "serve": "127.0.0.1:0",
+                                "tables": [{"name": "t", "source": str(clips / "a.mp4")}]}))
+    r = _cli(["hall", str(hall)], {"PYTHONPATH": f"{fake}{os.pathsep}{ROOT}"})
+    assert r.returncode == 3 and "Ray is not installed" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
     # bad input: exit 2, one line, no traceback
     a_file = tmp_path / "file"
     a_file.write_text("x")

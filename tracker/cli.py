@@ -689,12 +689,13 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 def cmd_hall(args: argparse.Namespace) -> int:
     """Several live tables as Ray actors, one store, one live server."""
-    from tracker.scale.batch import BatchError
+    from tracker.scale.batch import BatchError, require_ray
     from tracker.scale.hall import load_config, run_hall
 
     try:
         cfg = load_config(args.config)
         _output_dir('the hall\'s "out"', cfg["out"])
+        require_ray()  # before the server starts
         server = None
         if cfg.get("serve"):
             from tracker.outputs.store import STORE_NAME
