@@ -752,15 +752,21 @@ class BallDetector:
             # the cloth's colour here (light falls off toward the far end)
             c = self.cloth_map[min(mh - 1, max(0, int(y * self.scale))),
                                min(mw - 1, max(0, int(x * self.scale)))].astype(np.float32)
+            seen: tuple[int, int, np.ndarray] | None = None  # the last patch's corner, weights
             for _ in range(2):
                 x0, y0 = int(round(x)) - R, int(round(y)) - R
                 x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
                 if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
                     break
-                lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-                d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
-                     + np.maximum(0, c[0] * 0.6 - lab[..., 0]) + np.maximum(0, lab[..., 0] - c[0] - 40))
-                wgt = np.clip((d - 12.0) / 20.0, 0, 1)
+                if seen is not None and seen[:2] == (x0, y0):
+                    wgt = seen[2].copy()  # the same patch again: the same colour weights
+                else:
+                    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+                    d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
+                         + np.maximum(0, c[0] * 0.6 - lab[..., 0])
+                         + np.maximum(0, lab[..., 0] - c[0] - 40))
+                    wgt = np.clip((d - 12.0) / 20.0, 0, 1)
+                    seen = (x0, y0, wgt.copy())
                 yy, xx = np.ogrid[y0:y1, x0:x1]  # broadcast: same values, no full grids
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
                 wgt *= d_own <= (1.15 * r) ** 2
