@@ -57,9 +57,9 @@ def main() -> int:
     search, partial, judge = gate._search, gate._partial, det.judge
     W, H = det.small
 
-    def timed_search(frame, rect):
+    def timed_search(frame, rect, *more):
         t = time.process_time()
-        out = search(frame, rect)
+        out = search(frame, rect, *more)
         boxes.append(((rect[2] - rect[0]) * (rect[3] - rect[1]) / (W * H), len(out[0]),
                       time.process_time() - t))
         return out

@@ -401,8 +401,8 @@ class BallDetector:
                 out.append(np.array([sx + x, sy + y]))
         return out
 
-    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None
-                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None,
+                   fg: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where balls may be in one BGR frame, before any colour is judged.
 
         Args:
@@ -415,9 +415,10 @@ class BallDetector:
         """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
-        if small is None:
-            small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
-        fg = self.foreground(small)
+        if fg is None:  # (given: this detector's last :meth:`foreground` of ``small``)
+            if small is None:
+                small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+            fg = self.foreground(small)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
