@@ -44,10 +44,11 @@ class _Table:
         self.said_at: list[tuple[float, str]] = []
         run.on_call = lambda line: self.said_at.append((self.k / FPS, line))
 
-    def frame(self, pos: dict, moving=(), pots=()) -> None:
+    def frame(self, pos: dict, moving=(), pots=(), pending=()) -> None:
         self.k += 1
+        seen = set(pos) - {b for b, _, _ in pending}
         st = TableState(self.k, self.k / FPS, {b: tuple(map(float, p)) for b, p in pos.items()},
-                        set(moving), set(pos), list(pots), [])
+                        set(moving), seen, list(pots), [], [], list(pending))
         self.run.after_tracking(st)
 
     def rest(self, pos: dict, seconds: float) -> None:
@@ -130,3 +131,34 @@ def test_an_early_call_whose_stroke_never_ends_is_withdrawn(calibration):
     assert said[-2].startswith("Shot 1 (Ann): No score")
     assert said[-1].startswith("WITHDRAWN: the call of shot 1 is not recorded")
     assert run.result.shots == [] and run.result.early_withdrawn == 1
+
+
+def test_a_ball_vanishing_into_a_pocket_is_called_potted_before_the_pot_is_confirmed(
+        calibration):
+    """The tracker holds a ball that vanished moving at a pocket's mouth as moving until it
+    has stayed unseen ``pot_confirm_s`` (0.4 s; it may rattle out): the early call takes it as
+    potted meanwhile, and the stroke's end, with the pot confirmed, says nothing more."""
+    run = _run(calibration)
+    table = _Table(run)
+    table.rest({"white": WHITE, "red_01": RED, "black": BLACK}, 1.0)
+    u = (RED - WHITE) / np.linalg.norm(RED - WHITE)
+    hit = RED - u * T.ball_diameter
+    for s in np.linspace(0, 1, 9)[1:]:
+        table.frame({"white": WHITE + (hit - WHITE) * s, "red_01": RED, "black": BLACK}, {"white"})
+    for k, s in enumerate(np.linspace(0, 1, 10)[1:]):  # the red rolls into the pocket's mouth
+        table.frame({"white": hit, "red_01": RED + (POCKET - RED) * s, "black": BLACK},
+                    {"red_01", "white"} if k < 3 else {"red_01"})
+    gone_at = table.k / FPS
+    pending = [("red_01", "top_right", gone_at)]
+    for _ in range(10):  # unseen at the mouth: still "moving" to the tracker, not yet potted
+        table.frame({"white": hit, "red_01": POCKET, "black": BLACK}, {"red_01"},
+                    pending=pending)
+    table.frame({"white": hit, "black": BLACK}, pots=pending)
+    table.rest({"white": hit, "black": BLACK}, SETTLE_S + 0.5)
+    said = [(t, line) for t, line in table.said_at if "hot 1" in line]
+    assert len(said) == 1, said
+    t_said, line = said[0]
+    assert line.startswith("Shot 1 (Ann): 1 (a red)"), line
+    assert t_said - gone_at <= EARLY_CALL_S + 2.5 / FPS  # not after the 0.4 s confirmation
+    assert (run.result.early_calls, run.result.early_corrected) == (1, 0)
+    assert len(run.result.shots) == 1

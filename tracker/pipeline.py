@@ -427,7 +427,7 @@ class RefereeRun:
         early, on_call = self._early, self.on_call
         if on_call is None or self.strokes.stroke is None:
             return
-        if early is not None and st.moving and not early.moved:
+        if early is not None and self.strokes.stirring(st) and not early.moved:
             early.moved = True
             on_call(f"WAIT: balls are moving again after the call of shot {early.shot}: it "
                     "stands only if they stop as it said")
@@ -435,7 +435,7 @@ class RefereeRun:
         rest = self.strokes.resting_for(st.t)
         if rest is None or rest < EARLY_CALL_S:
             return
-        since = self.strokes.stroke.rest_since
+        since = self.strokes.stroke.quiet_since
         if early is not None and early.rest_since == since:
             return
         shot = self.strokes.preview(st)
