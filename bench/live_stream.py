@@ -39,6 +39,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import numpy as np
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 PAD_S = 5.0
@@ -85,6 +87,14 @@ def main() -> int:
     for f in gt["frames"]:
         if any(b["moving"] for b in f["balls"].values()):
             stops[f["shot"]] = f["t"]
+
+    def fastest_mm_s(k: int) -> float:
+        """The fastest ball's speed (mm/s, truth) at the video's frame ``k``."""
+        if not 0 < k < len(gt["frames"]):
+            return float("nan")
+        a, b = gt["frames"][k - 1]["balls"], gt["frames"][k]["balls"]
+        return max((float(np.hypot(*np.subtract(b[n]["xy"], a[n]["xy"]))) * fps
+                    for n in b if n in a), default=0.0)
     work = Path(tempfile.gettempdir()) / "snooker-live-stream"
     work.mkdir(exist_ok=True)
     src_file = padded(video, work, fps)
@@ -160,7 +170,8 @@ def main() -> int:
         if stop_idx not in arrived or made_by not in arrived:
             continue
         rows.append((shot, t_call - arrived[stop_idx], t_call - arrived[made_by],
-                     recorded.get(shot, float("nan")) - arrived[stop_idx]))
+                     recorded.get(shot, float("nan")) - arrived[stop_idx],
+                     fastest_mm_s(made_by - int(round(PAD_S * fps)))))
     e2e = [r[1] for r in rows]
     own = [r[2] for r in rows]
     rec = [r[3] for r in rows]
@@ -186,14 +197,18 @@ def main() -> int:
         + ", ".join(f"{lg:.2f} at {t:.1f}" for lg, t in sorted(lag_at, reverse=True)[:5]),
         f"- strokes called {len(calls)} (score {res.score}); calls said again, corrected: "
         f"{len(corrected)} (the early call against the stroke's end, docs/LIVE.md)", "",
+        "Balls stopped: the frame after which no ball moves at all (the clip's truth); a "
+        "negative time is a call made while the last ball still crept, slower than the "
+        "tracker's rest speed (40 mm/s): its speed then is in the last column.", "",
         "| stroke | balls stopped → call printed (s) | frame that made the call → call (s) "
-        "| balls stopped → record in the store (s) |", "|---|---|---|---|"]
-    for shot, e, o, r in rows:
-        lines.append(f"| {shot} | {e:.2f} | {o:.3f} | {r:.2f} |")
+        "| balls stopped → record in the store (s) | fastest ball when the call was made "
+        "(mm/s, truth) |", "|---|---|---|---|---|"]
+    for shot, e, o, r, v in rows:
+        lines.append(f"| {shot} | {e:.2f} | {o:.3f} | {r:.2f} | {v:.0f} |")
     if rows:
         lines += [f"| **median / worst** | **{statistics.median(e2e):.2f} / {max(e2e):.2f}** | "
                   f"**{statistics.median(own):.3f} / {max(own):.3f}** | "
-                  f"{statistics.median(rec):.2f} / {max(rec):.2f} |"]
+                  f"{statistics.median(rec):.2f} / {max(rec):.2f} | |"]
     text = "\n".join(lines) + "\n"
     print(text)
     if not a.no_docs:
