@@ -454,7 +454,7 @@ def cmd_process(args: argparse.Namespace) -> int:
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
         summary["resumed_after_strokes"] = point.strokes
-    if res.skipped_frames or res.dropped_frames or res.gaps:
+    if res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped:
         summary["live"] = {"skipped_frames": res.skipped_frames,
                            "startup_skipped": res.startup_skipped,
                            "skipped_while_moving": res.skipped_forced,
