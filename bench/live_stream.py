@@ -14,9 +14,10 @@ Measured, on the machine's monotonic clock:
   (median, worst): "no backlog" means the lag stays bounded, a frame or two;
 - call latency: for every stroke, from the arrival of the frame in which the last ball of
   the stroke stops moving (ground truth of the synthetic clip) to its call printed
-  (``on_call``); and the pipeline's own part: from the arrival of the frame that ended the
-  stroke (the tracker's rest plus the stroke detector's settle time after the stop) to the
-  call.
+  (``on_call``: the early call, docs/LIVE.md "Latency"); the pipeline's own part: from the
+  arrival of the frame that made the call to the call; and from the stop to the stroke's
+  record in the match store (after the stroke detector's settle time: what the live pages
+  show). Calls said again, corrected, are counted.
 
 Writes the "Live stream" section of docs/BENCHMARKS.md.
 """
@@ -37,6 +38,8 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+
+import numpy as np
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
@@ -84,6 +87,14 @@ def main() -> int:
     for f in gt["frames"]:
         if any(b["moving"] for b in f["balls"].values()):
             stops[f["shot"]] = f["t"]
+
+    def fastest_mm_s(k: int) -> float:
+        """The fastest ball's speed (mm/s, truth) at the video's frame ``k``."""
+        if not 0 < k < len(gt["frames"]):
+            return float("nan")
+        a, b = gt["frames"][k - 1]["balls"], gt["frames"][k]["balls"]
+        return max((float(np.hypot(*np.subtract(b[n]["xy"], a[n]["xy"]))) * fps
+                    for n in b if n in a), default=0.0)
     work = Path(tempfile.gettempdir()) / "snooker-live-stream"
     work.mkdir(exist_ok=True)
     src_file = padded(video, work, fps)
@@ -92,7 +103,9 @@ def main() -> int:
     arrived: dict[int, float] = {}
     lags: list[float] = []
     lag_at: list[tuple[float, float]] = []
-    calls: list[tuple[float, int, int]] = []  # (time, shot, frame index that ended it)
+    calls: dict[int, tuple[float, int]] = {}  # shot -> (time printed, frame that made it)
+    recorded: dict[int, float] = {}  # shot -> time its record reached the listeners (store)
+    corrected: list[int] = []
 
     startup = []
 
@@ -113,12 +126,19 @@ def main() -> int:
     class Grab(RunListener):
         def on_record(self, run, record, decisions):
             state["run"] = run
+            if getattr(record, "shot", None) and hasattr(record, "events"):
+                recorded.setdefault(record.shot, time.monotonic())
 
     def on_call(text: str) -> None:
-        m = re.match(r"Shot (\d+)", text)
-        run = state["run"]
-        if m and run is not None and run.strokes.prev is not None:
-            calls.append((time.monotonic(), int(m.group(1)), run.strokes.prev.frame))
+        m = re.match(r"(CORRECTED: )?Shot (\d+)", text)
+        if not m:
+            return
+        shot = int(m.group(2))
+        if m.group(1):
+            corrected.append(shot)
+        elif state["run"] is not None and state["run"].strokes.prev is not None:
+            # the frame in hand: the last one the stroke detector was given
+            calls.setdefault(shot, (time.monotonic(), state["run"].strokes.prev.frame))
 
     port = _free_port()
     if a.via == "http":
@@ -145,13 +165,16 @@ def main() -> int:
     server.wait(timeout=30)
 
     rows = []
-    for t_call, shot, end_frame in calls:
+    for shot, (t_call, made_by) in sorted(calls.items()):
         stop_idx = int(round((stops.get(shot, 0.0) + PAD_S) * fps))
-        if stop_idx not in arrived or end_frame not in arrived:
+        if stop_idx not in arrived or made_by not in arrived:
             continue
-        rows.append((shot, t_call - arrived[stop_idx], t_call - arrived[end_frame]))
+        rows.append((shot, t_call - arrived[stop_idx], t_call - arrived[made_by],
+                     recorded.get(shot, float("nan")) - arrived[stop_idx],
+                     fastest_mm_s(made_by - int(round(PAD_S * fps)))))
     e2e = [r[1] for r in rows]
     own = [r[2] for r in rows]
+    rec = [r[3] for r in rows]
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
                             capture_output=True, text=True).stdout.strip()
     lines = [
@@ -172,13 +195,20 @@ def main() -> int:
         f"({len(lags)} frames)",
         "- frames that waited longest (lag s at stream time s): "
         + ", ".join(f"{lg:.2f} at {t:.1f}" for lg, t in sorted(lag_at, reverse=True)[:5]),
-        f"- strokes called {len(calls)} (score {res.score})", "",
-        "| stroke | balls stopped → call (s) | stroke ended → call (s) |", "|---|---|---|"]
-    for shot, e, o in rows:
-        lines.append(f"| {shot} | {e:.2f} | {o:.3f} |")
+        f"- strokes called {len(calls)} (score {res.score}); calls said again, corrected: "
+        f"{len(corrected)} (the early call against the stroke's end, docs/LIVE.md)", "",
+        "Balls stopped: the frame after which no ball moves at all (the clip's truth); a "
+        "negative time is a call made while the last ball still crept, slower than the "
+        "tracker's rest speed (40 mm/s): its speed then is in the last column.", "",
+        "| stroke | balls stopped → call printed (s) | frame that made the call → call (s) "
+        "| balls stopped → record in the store (s) | fastest ball when the call was made "
+        "(mm/s, truth) |", "|---|---|---|---|---|"]
+    for shot, e, o, r, v in rows:
+        lines.append(f"| {shot} | {e:.2f} | {o:.3f} | {r:.2f} | {v:.0f} |")
     if rows:
         lines += [f"| **median / worst** | **{statistics.median(e2e):.2f} / {max(e2e):.2f}** | "
-                  f"**{statistics.median(own):.3f} / {max(own):.3f}** |"]
+                  f"**{statistics.median(own):.3f} / {max(own):.3f}** | "
+                  f"{statistics.median(rec):.2f} / {max(rec):.2f} | |"]
     text = "\n".join(lines) + "\n"
     print(text)
     if not a.no_docs:

@@ -105,3 +105,99 @@ def test_hall_runs_tables_as_actors_into_one_store(clips, tmp_path, ray_local):
     videos = sorted(r["video"].split(":")[0] for r in store.runs())
     store.close()
     assert videos == ["table-1", "table-2"]
+
+
+def _session(sid: int) -> dict[int, str]:
+    """Processes left in session ``sid`` (the ones a test started): pid -> command."""
+    out = subprocess.run(["ps", "-eo", "pid=,sid=,args="], capture_output=True, text=True).stdout
+    rows = (line.split(None, 2) for line in out.splitlines())
+    return {int(r[0]): r[2] if len(r) > 2 else "" for r in rows if int(r[1]) == sid}
+
+
+def test_a_killed_ray_batch_redoes_only_the_unfinished_videos(clips, tmp_path):
+    """The same on Ray: the driver killed (SIGKILL) once a video is done; the local Ray it
+    started stops working with it (its scheduler and workers go; two idle agents of Ray's
+    stay, docs/LIVE.md); the batch started again skips the finished videos."""
+    pytest.importorskip("ray")
+    names = "abcdef"  # more videos than the two cores take at once: some never start
+    videos = tmp_path / "videos"
+    videos.mkdir()
+    for n in names:
+        (videos / f"{n}.mp4").write_bytes((clips / "a.mp4").read_bytes())
+    out = tmp_path / "out"
+    cmd = [sys.executable, "-m", "tracker.cli", "batch", str(videos), "--out", str(out)]
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "RAY_USAGE_STATS_ENABLED": "0"}
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                             cwd=ROOT, start_new_session=True)
+    try:
+        deadline = time.time() + 240
+        while not any((out / n / "done.json").exists() for n in names):
+            assert time.time() < deadline and first.poll() is None, "no video ever finished"
+            time.sleep(0.05)
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+        working = ("raylet", "gcs_server", "referee_one")
+        deadline = time.time() + 30
+        while any(w in c for c in _session(first.pid).values() for w in working):
+            assert time.time() < deadline, f"Ray kept working: {_session(first.pid)}"
+            time.sleep(0.2)
+        # a task under way when its driver died may still have finished its video
+        done_before = {n: (out / n / "done.json").stat().st_mtime_ns
+                       for n in names if (out / n / "done.json").exists()}
+    finally:
+        for pid in _session(first.pid):  # what is left of this test's Ray
+            os.kill(pid, signal.SIGKILL)
+    again = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
+    assert again.returncode == 0, again.stderr
+    res = json.loads(again.stdout.strip().splitlines()[-1])
+    assert 1 <= len(done_before) < len(names), done_before
+    assert res["skipped"] == len(done_before) and res["done"] == len(names) - len(done_before)
+    for n, t in done_before.items():
+        assert (out / n / "done.json").stat().st_mtime_ns == t
+    assert [v["status"] for v in json.loads((out / "index.json").read_text())["videos"]] == \
+        ["done"] * len(names)
+
+
+def _cli(args: list[str], env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "tracker.cli", *args], capture_output=True,
+                          text=True, cwd=ROOT, timeout=120, env={**os.environ, **(env or {})})
+
+
+def test_batch_and_hall_errors_are_one_line_with_their_exit_codes(clips, tmp_path):
+    # Ray missing: exit 3 (this installation lacks it), saying how to get it or do without
+    fake = tmp_path / "noray"
+    (fake / "ray").mkdir(parents=True)
+    (fake / "ray" / "__init__.py").write_text("raise ImportError('no ray here')\n")
+    r = _cli(["batch", str(clips), "--out", str(tmp_path / "o")],
+             {"PYTHONPATH": f"{fake}{os.pathsep}{ROOT}"})
+    assert r.returncode == 3 and "Ray is not installed" in r.stderr and "--no-ray" in r.stderr
+    hall = tmp_path / "hall-ok.json"
+    hall.write_text(json.dumps({"out": str(tmp_path / "h"), "serve": "127.0.0.1:0",
+                                "tables": [{"name": "t", "source": str(clips / "a.mp4")}]}))
+    r = _cli(["hall", str(hall)], {"PYTHONPATH": f"{fake}{os.pathsep}{ROOT}"})
+    assert r.returncode == 3 and "Ray is not installed" in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    # bad input: exit 2, one line, no traceback
+    a_file = tmp_path / "file"
+    a_file.write_text("x")
+    bad_hall = tmp_path / "hall.json"
+    cases = [
+        (["batch", str(tmp_path / "nothing"), "--out", str(tmp_path / "o")], "no such folder"),
+        (["batch", str(clips), "--out", str(a_file), "--no-ray"], "is a file, not a folder"),
+        (["hall", str(tmp_path / "missing.json")], "cannot read"),
+    ]
+    for tables, said in (
+            ([{"name": "../up", "source": "a.mp4"}], "plain name"),
+            ([{"name": "t", "source": 5}], "must be a string"),
+            ([{"name": "t", "source": "a.mp4", "players": ["Ann", "Ann"]}], "two different"),
+            ([{"name": "t", "source": "a.mp4"}, {"name": "t", "source": "b.mp4"}], "two tables")):
+        path = tmp_path / f"hall{len(cases)}.json"
+        path.write_text(json.dumps({"out": str(tmp_path / "h"), "tables": tables}))
+        cases.append((["hall", str(path)], said))
+    bad_hall.write_text(json.dumps({"out": str(a_file), "tables": [{"name": "t", "source": "a"}]}))
+    cases.append((["hall", str(bad_hall)], "is a file, not a folder"))
+    for args, said in cases:
+        r = _cli(args)
+        err = r.stderr.strip()
+        assert r.returncode == 2, (args, r.returncode, err)
+        assert said in err and len(err.splitlines()) == 1 and "Traceback" not in err, (args, err)

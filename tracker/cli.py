@@ -677,23 +677,26 @@ def cmd_batch(args: argparse.Namespace) -> int:
         else:
             print(f"{s['name']}: FAILED: {s.get('error')}", file=sys.stderr, flush=True)
 
+    _output_dir("--out", args.out)
     try:
         res = run_batch(args.videos, args.out, use_ray=not args.no_ray, address=args.address,
                         detector=args.detector, on_done=said)
     except BatchError as exc:
         print(f"snooker-tracker batch: {exc}", file=sys.stderr)
-        return 2
+        return exc.code
     print(json.dumps(res), flush=True)
     return 1 if res["failed"] else 0
 
 
 def cmd_hall(args: argparse.Namespace) -> int:
     """Several live tables as Ray actors, one store, one live server."""
-    from tracker.scale.batch import BatchError
+    from tracker.scale.batch import BatchError, require_ray
     from tracker.scale.hall import load_config, run_hall
 
     try:
         cfg = load_config(args.config)
+        _output_dir('the hall\'s "out"', cfg["out"])
+        require_ray()  # before the server starts
         server = None
         if cfg.get("serve"):
             from tracker.outputs.store import STORE_NAME
@@ -707,7 +710,7 @@ def cmd_hall(args: argparse.Namespace) -> int:
         results = run_hall(cfg, on_done=lambda r: print(json.dumps(r), flush=True))
     except (BatchError, ValueError) as exc:
         print(f"snooker-tracker hall: {exc}", file=sys.stderr)
-        return 2
+        return getattr(exc, "code", EXIT_BAD_INPUT)
     except KeyboardInterrupt:
         return 130
     if server is not None:

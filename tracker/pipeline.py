@@ -18,6 +18,7 @@ so a crash keeps everything called so far.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import queue
 import time
@@ -43,7 +44,7 @@ from tracker.cadence import FrameCadence, table_mask
 from tracker.perception.calibrate import find_colour_balls
 from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
-from tracker.perception.events import CushionView, StrokeDetector
+from tracker.perception.events import EARLY_CALL_S, SETTLE_S, CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
@@ -101,6 +102,13 @@ class ProcessResult:
     skipped_forced: int = 0
     dropped_frames: int = 0
     gaps: list[tuple[float, float]] = field(default_factory=list)
+    #: strokes called early (``on_call``, after :data:`EARLY_CALL_S` of rest), and of them
+    #: those whose call at the stroke's end (after ``SETTLE_S``) differed: said again, corrected
+    early_calls: int = 0
+    early_corrected: int = 0
+    #: strokes called early whose end the run never saw (the video or stream ended, or
+    #: --max-frames, within SETTLE_S of the early call): withdrawn, not recorded
+    early_withdrawn: int = 0
 
 
 @dataclass
@@ -194,6 +202,25 @@ def _sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
                    positions_after=keep_pos(shot.positions_after), needs_review=tuple(dict.fromkeys(notes)))
 
 
+@dataclass
+class _EarlyCall:
+    """A stroke's call said early (:meth:`RefereeRun._early_call`).
+
+    Attributes:
+        shot: the stroke's number.
+        said: the lines said (the latest, when corrected).
+        rest_since: the start (s) of the rest it was said in.
+        moved: balls moved again since (the wait was said).
+        corrected: said again, corrected.
+    """
+
+    shot: int
+    said: list[str]
+    rest_since: float
+    moved: bool = False
+    corrected: bool = False
+
+
 class RefereeRun:
     """Referees one table's frames as they come (see the module docstring).
 
@@ -257,6 +284,8 @@ class RefereeRun:
         #: the referee before the last stroke was fed, and the records fed since (for amend)
         self._before_last: tuple[Match, list[Record]] | None = None
         self._inputs_done: set[int] = set()
+        #: the early call said for the stroke under way
+        self._early: _EarlyCall | None = None
 
     # --- starting -------------------------------------------------------------------------
     def begin(self, first: np.ndarray, learn: list[np.ndarray] | None = None) -> FrameStart:
@@ -368,13 +397,8 @@ class RefereeRun:
                                              view.detections)
             t_e = time.perf_counter()
             times.track += t_e - t_d
-            shot = self.strokes.update(view.state)
-            t_f = time.perf_counter()
-            times.events += t_f - t_e
-            if shot is not None:
-                view.shot, outs = self._referee(shot)
-                view.decisions += outs
-            times.referee += time.perf_counter() - t_f
+            view.shot, outs = self.after_tracking(view.state)
+            view.decisions += outs
         times.frames += 1
         self.result.frames = max(self.result.frames, frame.index + 1)
         if view.state is not None:
@@ -400,6 +424,23 @@ class RefereeRun:
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
             self.cadence.mask = table_mask(cal)
+
+    def after_tracking(self, state: TableState) -> tuple[Shot | None, list[dict[str, Any]]]:
+        """The stroke events of one tracked frame and, when a stroke ends on it, its call
+        (or, while every ball rests, the early call: :meth:`_early_call`). Returns the stroke
+        that ended (None) and the decisions made."""
+        times = self.result.times
+        t_e = time.perf_counter()
+        shot = self.strokes.update(state)
+        t_f = time.perf_counter()
+        times.events += t_f - t_e
+        outs: list[dict[str, Any]] = []
+        if shot is not None:
+            shot, outs = self._referee(shot)
+        else:
+            self._early_call(state)
+        times.referee += time.perf_counter() - t_f
+        return shot, outs
 
     def _detect(self, image: np.ndarray) -> BallDetections:
         """Balls in one frame: searched again only where the table changed
@@ -454,6 +495,64 @@ class RefereeRun:
         self.result.shots.append(shot)
         self._emit(shot, calls)
         return shot, outs + calls + self._inputs_due(shot.shot + 1)
+
+    def _early_call(self, st: TableState) -> None:
+        """Say the stroke's call as soon as every ball has rested :data:`EARLY_CALL_S`: the
+        calls of the record it would have if it ended now, made on a copy of the referee
+        (nothing is recorded; the stroke's end, after ``SETTLE_S``, makes the call that counts
+        and says it again only if it differs). Said once per rest; if balls move again, a
+        line says the call waits, and the next rest's call is said only if it differs."""
+        early, on_call = self._early, self.on_call
+        if on_call is None or self.strokes.stroke is None:
+            return
+        if early is not None and self.strokes.stirring(st) and not early.moved:
+            early.moved = True
+            on_call(f"WAIT: balls are moving again after the call of shot {early.shot}: it "
+                    "stands only if they stop as it said")
+            return
+        rest = self.strokes.resting_for(st.t)
+        if rest is None or rest < EARLY_CALL_S:
+            return
+        since = self.strokes.stroke.quiet_since
+        if early is not None and early.rest_since == since:
+            return
+        shot = self.strokes.preview(st)
+        said = [explain(c) for c in self._calls_on_copy(shot)]
+        if early is None:
+            self.result.early_calls += 1
+            self._early = early = _EarlyCall(shot.shot, said, since)
+            for line in said:
+                on_call(line)
+            return
+        early.rest_since, early.moved = since, False
+        if said != early.said:
+            self._correct(early, said)
+
+    def _correct(self, early: _EarlyCall, said: list[str]) -> None:
+        """Say a stroke's call again, corrected (counted once per stroke)."""
+        self.result.early_corrected += int(not early.corrected)
+        early.corrected, early.said = True, said
+        if self.on_call:
+            for line in said:
+                self.on_call("CORRECTED: " + line)
+
+    def _calls_on_copy(self, shot: Shot) -> list[dict[str, Any]]:
+        """What :meth:`_referee` would decide for ``shot``, on a copy of the referee (the
+        inputs due, what was said for it, the record cleaned as there)."""
+        match = copy.deepcopy(self.match)
+        for i, (due, inp) in enumerate(self.inputs):
+            if due == shot.shot and isinstance(inp, OperatorInput) and i not in self._inputs_done:
+                with contextlib.suppress(RuleError):  # refused: it changes nothing
+                    match.feed(inp)
+        if shot.shot in self.spoken:
+            shot = replace(shot, **self.spoken[shot.shot])
+        if self.said_next:
+            shot = replace(shot, **self.said_next)
+        shot = _sanitize(shot, match.state.on_table)
+        try:
+            return match.feed(shot)
+        except RuleError as exc:
+            return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
 
     def _call(self, shot: Shot) -> list[dict[str, Any]]:
         try:
@@ -523,9 +622,15 @@ class RefereeRun:
         self.result.decisions += calls
         for li in self.listeners:
             li.on_record(self, rec, calls)
+        said = [explain(c) for c in calls]
+        early, self._early = (self._early, None) if isinstance(rec, Shot) else (None, self._early)
+        if early is not None and early.shot == rec.shot:
+            if said != early.said:
+                self._correct(early, said)
+            return  # said already, early (and corrected if it had to be)
         if self.on_call:
-            for c in calls:
-                self.on_call(explain(c))
+            for line in said:
+                self.on_call(line)
 
     # --- the end --------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
@@ -555,10 +660,18 @@ class RefereeRun:
 
     def finish(self, end: SourceEnd | None) -> ProcessResult:
         """End the run: call a stroke still under way on what was seen, tell the listeners,
-        return the result."""
+        return the result. A stroke called early whose end never came (nor a call on what was
+        seen) is withdrawn (said, not recorded)."""
         if end is not None and self._last_view is not None and self.segments.runs \
                 and self.segments.runs[-1][2]:
             self._end_stroke(end_note(self._last_view.frame.t))
+        early, self._early = self._early, None
+        if early is not None:
+            self.result.early_withdrawn += 1
+            if self.on_call:
+                self.on_call(f"WITHDRAWN: the call of shot {early.shot} is not recorded: the "
+                             "video ended before the stroke did (every ball at rest "
+                             f"{SETTLE_S} s)")
         self.result.end = end
         board = self.summary()
         for li in self.listeners:

@@ -195,16 +195,19 @@ class ChangeGatedDetector:
         fg = self.fg.copy()
         pxs, clusters, blobs, done = [], [], [], []
         for rect in rects:
+            # grow the box until no foreground runs off it, looking only at the foreground
+            # (the search's own first step, the same pixels), then search the box once
             for _ in range(MAX_GROW + 1):
-                res = self._search(frame, rect)
-                sides = _cut_sides(res[2], rect, W, H)
+                view = self._view(rect)
+                fg_box = view.foreground(self._crop_small(frame, rect))
+                sides = _cut_sides(fg_box, rect, W, H)
                 if not sides:
                     break
                 for i in sides:
                     rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs = res
+            px, in_cluster, fg_box, box_blobs = self._search(frame, rect, view, fg_box)
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -233,9 +236,9 @@ class ChangeGatedDetector:
         self.ref, self.fg, self.last = ref, fg, out
         return out
 
-    def _search(self, frame: np.ndarray, rect: list[int]):
-        """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px)."""
+    def _view(self, rect: list[int]) -> BallDetector:
+        """The detector seeing only the box ``rect`` (working-scale px): its maps cut to the
+        box, its radii those of the frame's pixels there."""
         d = self.det
         x0, y0, x1, y1 = rect
         inv = int(round(1 / d.scale))
@@ -245,11 +248,31 @@ class ChangeGatedDetector:
             setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
         off = np.array([x0 * inv, y0 * inv], float)
         view.radius_at = lambda px: d.radius_at(px + off)
-        # the crop's working-scale picture is the full frame's there, bit for bit (area
-        # averaging by a whole factor from an even offset)
-        px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv])
+        return view
+
+    def _crop_small(self, frame: np.ndarray, rect: list[int]) -> np.ndarray:
+        """The box's working-scale picture: the full frame's there, bit for bit (area
+        averaging by a whole factor from an even offset)."""
+        x0, y0, x1, y1 = rect
+        inv = int(round(1 / self.det.scale))
+        return cv2.resize(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv], (x1 - x0, y1 - y0),
+                          interpolation=cv2.INTER_AREA)
+
+    def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
+                fg: np.ndarray | None = None):
+        """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
+        foreground of the box, blobs of several balls in working-scale frame px). ``view``
+        and ``fg``: the box's view (:meth:`_view`) that has just found the box's foreground
+        ``fg`` (it is not found again)."""
+        x0, y0, x1, y1 = rect
+        inv = int(round(1 / self.det.scale))
+        if view is None or fg is None:
+            view, fg = self._view(rect), None
+        px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv],
+                                             None if fg is not None else
+                                             self._crop_small(frame, rect), fg)
         blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return px + off, in_cluster, fg, blobs
+        return px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""

@@ -4,11 +4,14 @@ A stroke starts when the cue ball leaves rest fast (a hand placing it moves it s
 carries it while it is hidden); its first contact is the first object ball to leave rest, at
 the sub-frame moment the cue ball's path comes within 2R of it; later contacts are found the
 same way against the nearest moving ball. Pots come from the tracker. The stroke ends when
-every ball has been at rest for ``settle_s``; its shot record then goes to the referee.
+every ball has been at rest for ``SETTLE_S``; its shot record then goes to the referee.
+:meth:`StrokeDetector.preview` gives the record a stroke would have if it ended now (for the
+early call, after ``EARLY_CALL_S`` of rest).
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -47,6 +50,11 @@ CARRY_LATE_SPEEDUP = (1.1, 40.0)
 HAND_START_SPEED_MM_S = 2000.0
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
+#: All balls at rest (by the tracker's measure) this long and the stroke's call is given
+#: early, from the record the stroke would have if it ended then (:meth:`StrokeDetector.preview`);
+#: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
+#: (said again, corrected, only when it differs), s.
+EARLY_CALL_S = 0.1
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
 REVIEW_SIMULTANEOUS_S = 0.01
 #: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
@@ -95,6 +103,9 @@ class _Stroke:
     started: dict[str, float] = field(default_factory=dict)
     events: list[Event] = field(default_factory=list)
     rest_since: float | None = None
+    #: since when every ball has been at rest but those about to be potted (vanished moving
+    #: at a pocket's mouth: ``TableState.pending_pots``), s (the early call's rest)
+    quiet_since: float | None = None
     review: list[str] = field(default_factory=list)
     white_speeds: list[float] = field(default_factory=list)
     #: balls that left rest with no ball's path near them: ball -> (time s, whether every
@@ -225,6 +236,10 @@ class StrokeDetector:
                 s.events = [e for e in s.events if e not in gone]
                 s.review.append(f"{the_ball(ball)} disappeared at the {cushion_words(gone[0].cushion)} "
                                 f"at {gone[0].t:.2f} s but came back: it did not leave the table")
+        if self.stirring(st):
+            s.quiet_since = None
+        elif s.quiet_since is None:
+            s.quiet_since = st.t
         if not st.moving:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
             if st.t - s.rest_since >= SETTLE_S:
@@ -232,6 +247,36 @@ class StrokeDetector:
         else:
             s.rest_since = None
         return None
+
+    @staticmethod
+    def stirring(st: TableState) -> set[str]:
+        """The balls moving in ``st`` but those about to be potted (vanished moving at a
+        pocket's mouth, not back: the tracker confirms the pot after ``pot_confirm_s``)."""
+        return st.moving - {b for b, _, _ in st.pending_pots}
+
+    def resting_for(self, t: float) -> float | None:
+        """How long (s) every ball has been at rest at time ``t`` during a stroke, balls about
+        to be potted aside (:meth:`stirring`) (None: no stroke under way, or a ball still
+        moving)."""
+        s = self.stroke
+        if s is None or s.quiet_since is None:
+            return None
+        return t - s.quiet_since
+
+    def preview(self, st: TableState) -> Shot:
+        """The record the stroke under way would have if it ended at ``st``, the balls about
+        to be potted (``st.pending_pots``) potted (the stroke itself goes on: this detector
+        is not changed)."""
+        assert self.stroke is not None
+        keep = {id(self.table): self.table, id(self.cushion_view): self.cushion_view}
+        ahead = copy.deepcopy(self, keep)
+        gone = {b for b, _, _ in st.pending_pots}
+        for ball, pocket, t in st.pending_pots:
+            ahead.stroke.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
+        if gone:
+            st = replace(st, pos={b: p for b, p in st.pos.items() if b not in gone},
+                         moving=st.moving - gone, pending_pots=[])
+        return ahead._finish(st)
 
     def _in_order(self, balls: set[str], st: TableState,
                   white: tuple[float, float] | None = None) -> list[str]:

@@ -136,6 +136,10 @@ class TableState:
     appeared: list[str]
     #: balls that left the table over a cushion this frame: (ball, time s, cushion name)
     off: list[tuple[str, float, str]] = field(default_factory=list)
+    #: balls that vanished moving at a pocket's mouth and are not back yet, not yet potted
+    #: (``pot_confirm_s`` not passed): (ball, pocket, time s it would be potted at); they
+    #: are in ``moving`` until then
+    pending_pots: list[tuple[str, str, float]] = field(default_factory=list)
 
 
 class Tracker:
@@ -553,8 +557,11 @@ class Tracker:
                 pos[b] = (float(p[0]), float(p[1]))
         moving = {b for b, s in self.slots.items() if s.on_table and s.moving}
         visible = {b for b, s in self.slots.items() if s.seen}
+        pending = [(b, s.potted_pocket, s.potted_t) for b, s in self.slots.items()
+                   if s.on_table and s.moving and not s.seen and not s.vanished
+                   and s.potted_pocket not in (None, OFF_TABLE) and s.potted_t is not None]
         self.updates += 1
-        return TableState(frame, t, pos, moving, visible, pots, appeared, off)
+        return TableState(frame, t, pos, moving, visible, pots, appeared, off, pending)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

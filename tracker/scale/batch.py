@@ -39,7 +39,12 @@ INDEX_NAME = "index.json"
 
 
 class BatchError(RuntimeError):
-    """The batch cannot run; the message says why and what to do."""
+    """The batch cannot run; the message says why and what to do. ``code`` is the exit code
+    (docs/LIMITS.md): 2 bad input, 3 something missing from this installation (Ray)."""
+
+    def __init__(self, message: str, code: int = 2):
+        super().__init__(message)
+        self.code = code
 
 
 @dataclass(frozen=True)
@@ -196,10 +201,7 @@ def run_batch(spec: str | Path, out: str | Path, use_ray: bool = True,
 
 def _run_ray(jobs: list[Job], out: Path, address: str | None, detector: str,
              finished: Callable[[Job, dict[str, Any]], None]) -> None:
-    ray = require_ray()
-    if not ray.is_initialized():
-        ray.init(address=address, include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+    ray = start_ray(address)
     task = ray.remote(num_cpus=1, max_retries=1)(referee_one)
     pending = {task.remote(j.video, str(out / j.name), detector): j for j in jobs}
     while pending:
@@ -214,10 +216,27 @@ def _run_ray(jobs: list[Job], out: Path, address: str | None, detector: str,
 
 
 def require_ray():
-    """The ``ray`` module, or a BatchError saying how to get it."""
+    """The ``ray`` module, or a BatchError (exit code 3) saying how to get it."""
     try:
         import ray
     except ImportError:
         raise BatchError("Ray is not installed: pip install -e '.[ray]' (or run with --no-ray "
-                         "for a plain loop in this process)") from None
+                         "for a plain loop in this process)", code=3) from None
+    return ray
+
+
+def start_ray(address: str | None):
+    """The ``ray`` module, started: a local Ray (``address`` None) or joined to the cluster at
+    ``address``; a BatchError when that fails (a cluster that cannot be reached: bad input)."""
+    ray = require_ray()
+    if not ray.is_initialized():
+        try:
+            ray.init(address=address, include_dashboard=False, log_to_driver=False,
+                     configure_logging=False)
+        except Exception as exc:  # ConnectionError, ValueError, RuntimeError ... from Ray
+            first = " ".join(str(exc).split())[:200] or type(exc).__name__
+            where = f"the Ray cluster at {address}" if address else "a local Ray"
+            raise BatchError(f"cannot start or reach {where} ({first}); check --address (e.g. "
+                             "ray://HEAD:10001), or leave it out for a local Ray, or give "
+                             "--no-ray") from None
     return ray

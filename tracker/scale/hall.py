@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from tracker.scale.batch import BatchError, require_ray
+from tracker.scale.batch import BatchError, start_ray
 
 
 def load_config(path: str | Path) -> dict[str, Any]:
@@ -43,6 +43,19 @@ def load_config(path: str | Path) -> dict[str, Any]:
     for i, t in enumerate(tables):
         if not isinstance(t, dict) or not t.get("source") or not t.get("name"):
             raise BatchError(f"{p}: table {i + 1} needs a \"name\" and a \"source\"")
+        if not isinstance(t["source"], str):
+            raise BatchError(f"{p}: table {i + 1}: the source must be a string (a camera's "
+                             "number in quotes, \"0\", a URL, or a video file)")
+        if not isinstance(t["name"], str) or t["name"] in (".", "..") or any(
+                c in t["name"] for c in "/\\\0"):
+            raise BatchError(f"{p}: table {i + 1}: the name {t['name']!r} must be a plain name "
+                             "(it names the table's folder: no / or \\)")
+        players = t.get("players")
+        if players is not None and not (isinstance(players, list) and len(players) == 2
+                                        and all(isinstance(x, str) and x.strip() for x in players)
+                                        and players[0] != players[1]):
+            raise BatchError(f"{p}: table {t['name']!r}: \"players\" must be two different "
+                             "names, e.g. [\"Ann\", \"Bob\"]")
         if t["name"] in names:
             raise BatchError(f"{p}: two tables are called {t['name']!r}; give each its own name")
         names.add(t["name"])
@@ -50,6 +63,9 @@ def load_config(path: str | Path) -> dict[str, Any]:
         if cal and not (p.parent / cal).is_file() and not Path(cal).is_file():
             raise BatchError(f"{p}: table {t['name']!r}: no calibration file {cal}")
     cfg.setdefault("out", "hall-out")
+    for key in ("out", "serve", "address"):
+        if cfg.get(key) is not None and not (isinstance(cfg[key], str) and cfg[key].strip()):
+            raise BatchError(f"{p}: \"{key}\" must be a non-empty string")
     cfg["_dir"] = str(p.parent)
     return cfg
 
@@ -94,12 +110,9 @@ class TableActor:
 def run_hall(cfg: dict[str, Any], on_done=None) -> list[dict[str, Any]]:
     """Start one actor per table and wait for them all (a live table runs until its stream
     ends or Ctrl-C). Returns the tables' summaries."""
-    ray = require_ray()
     out = Path(cfg["out"])
     out.mkdir(parents=True, exist_ok=True)
-    if not ray.is_initialized():
-        ray.init(address=cfg.get("address"), include_dashboard=False, log_to_driver=False,
-                 configure_logging=False)
+    ray = start_ray(cfg.get("address"))
     actor = ray.remote(num_cpus=1)(TableActor)
     actors = [actor.remote(t, str(out.resolve()), str(Path(cfg["_dir"]).resolve()))
               for t in cfg["tables"]]
