@@ -32,6 +32,12 @@ WHITE_REST_S = 0.3
 #: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
 CARRY_FRAMES = 4
 CARRY_SPEEDUP = (1.3, 150.0)
+#: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
+#: strike falls anywhere between two frames, so a struck ball's first frame may show only a
+#: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
+#: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
+#: accelerating it.
+CARRY_LATE_SPEEDUP = (1.1, 40.0)
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
@@ -265,7 +271,8 @@ class StrokeDetector:
 
     def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
-        moving: carried by a hand (smoothly accelerated), not struck (full speed at once)."""
+        moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
+        speed from the first whole frame after the strike on)."""
         if len(s.white_speeds) > CARRY_FRAMES or B.WHITE not in st.pos or B.WHITE not in prev.pos:
             return False
         if set(st.moving) - {B.WHITE} or s.started:
@@ -277,7 +284,9 @@ class StrokeDetector:
         if len(w) < CARRY_FRAMES:
             return False
         ratio, margin = CARRY_SPEEDUP
-        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0])
+        late_ratio, late_margin = CARRY_LATE_SPEEDUP
+        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
+                    and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
     def _record(self, st: TableState) -> None:
         for b, p in st.pos.items():
