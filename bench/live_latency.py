@@ -43,7 +43,7 @@ def main() -> int:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
     log = Path(a.video).with_suffix(".log.jsonl")
-    cmd = [sys.executable, "-m", "tracker.cli", "process", a.video, "--out", a.out, "--quiet",
+    cmd = [sys.executable, "-m", "tracker.cli", "process", a.video, "--out", a.out, "--quiet", "--force",
            "--serve", f"127.0.0.1:{port}", "--token", "bench", "--realtime", str(a.speed)]
     if log.exists():
         cmd += ["--inputs", str(log)]

@@ -23,11 +23,40 @@ from calibration.finder import (
     pose_from_homography,
     undistort_px,
 )
+from calibration.markings import (
+    POOR_MAX_MM,
+    POOR_MEDIAN_MM,
+    SPOT_OUTLIER_FACTOR,
+    SPOT_OUTLIER_MM,
+    Markings,
+    assign_faces,
+    colour_score,
+    detect_balls,
+    find_markings,
+    fit_camera,
+    holdout,
+    marking_errors,
+)
 from calibration.profile import Calibration, CalibrationError
 from calibration.table import TableGeometry
 
 #: A calibration whose cushion points miss the model by more than this is refused, mm.
 MAX_FIT_ERROR_MM = 25.0
+#: The colours decide which end is baulk when their score (:func:`colour_score`, about one
+#: point per colour at its own end) reaches this, and beats the other end's by COLOUR_MARGIN.
+COLOUR_DECISIVE = 1.5
+COLOUR_MARGIN = 2.0
+#: A cushion side whose edge points lie this far (mm, median) from the table once the
+#: markings hold the camera, and this many times further than the other sides, is misread
+#: (the rail's edge taken for the nose) and left out.
+SIDE_OUTLIER_MM = 12.0
+SIDE_OUTLIER_FACTOR = 3.0
+#: The range of lenses tried where the focal length cannot be estimated, degrees of
+#: horizontal field of view: the spread of ball positions over it is reported.
+FOCAL_RANGE_DEG = (50.0, 80.0)
+#: The markings only check the cushion-fitted camera (it is kept) when they lie within this
+#: distance of the table's (median, mm): their own reading is about that precise.
+MARKINGS_AGREE_MM = 3.0
 
 
 def table_corners(table: TableGeometry) -> np.ndarray:
@@ -125,45 +154,74 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     if along and conventional and evs[best] < 2.0 * evs[conventional[0]]:
         # a camera looking along the table from one end: unless the markings clearly say
         # otherwise, it is the TV main camera behind the black-spot end (baulk far away)
-        chosen = candidates[conventional[0]]
+        pick = conventional[0]
         orientation = "markings" if conventional[0] == best else "convention"
     elif len(evs) < 2 or evs[best] < 1.25 * second:
         # markings not visible: trust the aspect ratio, baulk end assumed
-        shorts = [c for c in candidates if c[1]]
-        chosen = shorts[0] if shorts else candidates[0]
+        shorts = [i for i, c in enumerate(candidates) if c[1]]
+        pick = shorts[0] if shorts else 0
         orientation = "assumed"
     else:
-        chosen = candidates[best]
-    _, _, rot, cam, focal_ok = chosen
+        pick = best
+    notes: list[str] = []
+    # the colours standing on their spots say which end is baulk far more surely than faint
+    # lines: yellow, brown and green on the baulk line, pink and black at the other end
+    balls = detect_balls(img, candidates[pick][3], table)
+    colour = [colour_score(c[3], table, *balls) for c in candidates]
+    by_colour = int(np.argmax(colour))
+    col_second = sorted(colour)[-2] if len(colour) > 1 else 0.0
+    if colour[by_colour] >= COLOUR_DECISIVE and colour[by_colour] - col_second >= COLOUR_MARGIN:
+        if by_colour == pick:
+            orientation = "markings+colours" if orientation == "markings" else "colours"
+        else:
+            if orientation == "markings":
+                notes.append("the baulk line and D seemed to say the other end is baulk; the colours "
+                             "on their spots decided")
+            pick, orientation = by_colour, "colours"
+    elif orientation == "markings" and len(evs) > 1 and evs[pick] < 2.0 * second and \
+            colour[pick] < col_second:
+        # faint lines, and the few colours seen lean the other way: do not claim certainty
+        orientation = "uncertain"
+    _, _, rot, cam, focal_ok = candidates[pick]
     corners_fit = cushion_fit(cam, edges, table)
     if corners_fit["median"] > 2 * MAX_FIT_ERROR_MM:
         # the refit polishes a roughly right camera; it does not rescue one the corners put
         # far off (misread cushion lines can fit a wrong camera too)
         raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
                             f"{table.width:.0f} mm (median {corners_fit['median']:.0f} mm off); "
-                            "check --table-size or use --points")
+                            "check --table-size or give the corners by hand (calibrate --points)")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
-    notes = []
+    cam, marks, side_w, fitted = fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
     if orientation == "convention":
         notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
                      "the black-spot end, as the TV main camera does; check the rectified picture")
     if orientation == "assumed":
-        notes.append("baulk line and D not found: which end is baulk was assumed; check the "
-                     "rectified picture")
-    if not focal_ok:
-        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
-                     " degrees field of view assumed (give --hfov if known)")
-    fit = cushion_fit(cam, edges, table)
+        notes.append("baulk line, D and colours on their spots not found: which end is baulk was "
+                     "assumed; check the rectified picture")
+    if orientation == "uncertain":
+        notes.append("which end is baulk is uncertain (faint markings, colours not on their spots): "
+                     "check the rectified picture, or give --points")
+    if any(wt == 0 for wt in side_w):
+        notes.append("one cushion edge disagreed with the markings and was left out of the fit")
+    fit = cushion_fit(cam, [e for e, wt in zip(edges, side_w, strict=True) if wt > 0], table)
     if fit["median"] > MAX_FIT_ERROR_MM:
         raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
                             f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
-                            "--table-size or use --points")
+                            "--table-size or give the corners by hand (calibrate --points)")
     if fit["worst_side"] > 2 * MAX_FIT_ERROR_MM:
         raise TableNotFound(f"one cushion line is {fit['worst_side']:.0f} mm off the table model "
                             "while the others fit: it is hidden or misread (a projected ring, a "
-                            "cue along it); use another frame, or --points")
+                            "cue along it); use another frame, or give the corners by hand "
+                            "(calibrate --points)")
+    accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
+    if not focal_ok:
+        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
+                     " degrees field of view assumed (give --hfov if known); balls may be up to "
+                     f"{accuracy['focal_spread_mm']:.0f} mm further off for a lens of "
+                     f"{FOCAL_RANGE_DEG[0]:.0f}-{FOCAL_RANGE_DEG[1]:.0f} degrees")
+    notes.extend(accuracy_notes(accuracy))
     return Calibration((w, h), table, cam, fit, "auto", orientation,
-                       "estimated" if focal_ok else "assumed", notes)
+                       "estimated" if focal_ok else "assumed", notes, accuracy)
 
 
 def cushion_fit(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> dict[str, float]:
@@ -181,6 +239,158 @@ def cushion_fit(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry)
     errs_a = np.array(errs)
     return {"median": round(float(np.median(errs_a)), 2), "max": round(float(errs_a.max()), 2),
             "n": len(errs_a), "worst_side": round(max(sides), 2)}
+
+
+def side_errors(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> list[float]:
+    """Median distance (mm) of each side's edge points from its cushion face under ``cam``."""
+    faces = [(0, 0.0), (0, table.width), (1, 0.0), (1, table.length)]
+    out = []
+    for e, k in zip(edges, assign_faces(cam, edges, table), strict=True):
+        on = cam.image_to_plane(e, table.cushion_height)
+        ax, v = faces[k]
+        out.append(float(np.median(np.abs(on[:, ax] - v))))
+    return out
+
+
+def _strong(marks: Markings) -> bool:
+    """Enough markings to hold the camera against one misread cushion."""
+    n_spots = len(marks.spots)
+    lines = int(len(marks.baulk_line) > 0) + int(len(marks.d_arc) > 0)
+    return n_spots >= 3 or (n_spots >= 2 and lines >= 1) or lines >= 2
+
+
+def fit_to_markings(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray],
+                    table: TableGeometry, kn: tuple[float, float], fit_focal: bool,
+                    balls: tuple[np.ndarray, list[str]]) -> tuple[CameraModel, Markings, list[float]]:
+    """Pull the cushion-fitted camera ``cam`` onto the table's own markings.
+
+    Rounds of: find the markings where the camera expects them (:func:`find_markings`), fit
+    the camera to cushions and markings together (:func:`fit_camera`), drop spot balls that
+    stand off their spots and, when the markings are strong enough, a cushion side that
+    disagrees with them (its edge read on the rail instead of the nose).
+
+    When the cushion-fitted camera already puts the markings within
+    :data:`MARKINGS_AGREE_MM` of the table's (median) and no side was left out, it is kept: the
+    markings have checked it, and a marking read in the picture (a ball's centre, a chalk
+    line's middle) is less precise than some 400 cushion-edge points.
+
+    Returns:
+        (camera, markings found, weight per cushion side: 1 used, 0 left out, whether the
+        camera was fitted to the markings).
+    """
+    side_w = [1.0] * len(edges)
+    cushion_cam = cam
+    marks = Markings()
+    for _ in range(3):
+        marks = find_markings(img, cam, table, balls)
+        if not marks.groups:
+            return cam, marks, side_w, False
+        cam = fit_camera(cam, edges, table, kn, marks, fit_focal, side_w)
+        errs = marking_errors(cam, table, marks)
+        med = float(np.median(list(errs.values())))
+        off = [c for c in marks.spots
+               if errs[f"spot:{c}"] > max(SPOT_OUTLIER_MM, SPOT_OUTLIER_FACTOR * med)]
+        if off:
+            marks = Markings({c: p for c, p in marks.spots.items() if c not in off},
+                             marks.baulk_line, marks.d_arc, off)
+            cam = fit_camera(cam, edges, table, kn, marks, fit_focal, side_w)
+        if _strong(marks) and all(wt > 0 for wt in side_w):
+            se = side_errors(cam, edges, table)
+            worst = int(np.argmax(se))
+            rest = np.median([e for i, e in enumerate(se) if i != worst])
+            if se[worst] > max(SIDE_OUTLIER_MM, SIDE_OUTLIER_FACTOR * rest):
+                side_w[worst] = 0.0
+                cam = fit_camera(cam, edges, table, kn, marks, fit_focal, side_w)
+                continue
+        if not off:
+            break
+    if all(wt > 0 for wt in side_w) and marks.groups:
+        before = marking_errors(cushion_cam, table, marks)
+        if np.median(list(before.values())) <= MARKINGS_AGREE_MM:
+            return cushion_cam, marks, side_w, False
+    return cam, marks, side_w, bool(marks.groups)
+
+
+def _with_focal(cam: CameraModel, table: TableGeometry, hfov_deg: float) -> CameraModel:
+    """The camera with another focal length, moved along its axis so that the table's
+    centre keeps its place and size in the picture (a start for a refit)."""
+    w, _ = cam.image_size
+    f_new = (w / 2.0) / math.tan(math.radians(hfov_deg) / 2.0)
+    s = f_new / cam.K[0, 0]
+    mid = np.array([table.width / 2, table.length / 2, 0.0])
+    xc = cam.R @ mid + cam.t
+    t_new = xc * np.array([1.0, 1.0, s]) - cam.R @ mid
+    t_new[:2] = xc[:2] * s - (cam.R @ mid)[:2]
+    K = cam.K.copy()
+    K[0, 0] = K[1, 1] = f_new
+    ratio = (f_new / cam.K[0, 0]) ** 2
+    dist = cam.dist.copy()
+    dist[0] *= ratio
+    dist[1] *= ratio ** 2
+    return CameraModel(cam.image_size, K, dist, cam.R, t_new)
+
+
+def focal_spread(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                 kn: tuple[float, float], marks: Markings, side_w: list[float]) -> float:
+    """Where the focal length cannot be estimated: the largest shift (mm) of a ball on the
+    table when the camera is refitted with a lens of each end of :data:`FOCAL_RANGE_DEG`
+    instead of the assumed one."""
+    grid = np.array([[x, y, table.ball_radius] for x in np.linspace(60, table.width - 60, 6)
+                     for y in np.linspace(60, table.length - 60, 10)])
+    px = cam.project(grid)
+    worst = 0.0
+    for fov in FOCAL_RANGE_DEG:
+        alt = _with_focal(cam, table, fov)
+        alt = fit_camera(alt, edges, table, kn, marks, False, side_w)
+        d = np.linalg.norm(alt.ball_centre_to_table(px, table.ball_radius) - grid[:, :2], axis=1)
+        worst = max(worst, float(d.max()))
+    return round(worst, 1)
+
+
+def measure_accuracy(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                     kn: tuple[float, float], marks: Markings, fit_focal: bool,
+                     side_w: list[float], fitted: bool = True) -> dict[str, Any]:
+    """The profile's ``accuracy``: the hold-out errors of the markings (each left out of the
+    fit in turn, mm; where the camera was not fitted to the markings, their errors under it:
+    the fit never saw them), which markings were found, the spread over plausible lenses
+    where the focal length was assumed, and the figure to report with a verdict."""
+    if not marks.groups:
+        held = {}
+    elif fitted:
+        held = holdout(cam, edges, table, kn, marks, fit_focal, side_w)
+    else:
+        held = marking_errors(cam, table, marks)
+    acc: dict[str, Any] = {"markings": marks.summary(), "fitted_to_markings": fitted,
+                           "holdout_mm": {k: round(v, 1) for k, v in held.items()}}
+    if held:
+        vals = np.array(list(held.values()))
+        acc["holdout_median_mm"] = round(float(np.median(vals)), 1)
+        acc["holdout_max_mm"] = round(float(vals.max()), 1)
+    else:
+        acc["holdout_median_mm"] = acc["holdout_max_mm"] = None
+    acc["focal_spread_mm"] = None if fit_focal else focal_spread(cam, edges, table, kn, marks, side_w)
+    base = acc["holdout_median_mm"]
+    spread = acc["focal_spread_mm"] or 0.0
+    # a lens error shows at the table's ends, about a third of it at a typical ball
+    acc["reported_mm"] = None if base is None else round(float(math.hypot(base, spread / 3.0)), 1)
+    acc["independent"] = bool(held)
+    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM
+                                  or acc["holdout_max_mm"] > POOR_MAX_MM)
+    return acc
+
+
+def accuracy_notes(acc: dict[str, Any]) -> list[str]:
+    """What the user should read about the accuracy, in words."""
+    if not acc.get("independent"):
+        return ["no table markings found (baulk line, D, colours on their spots): the accuracy "
+                "could not be checked independently; the cushion fit error is not an accuracy"]
+    n = len(acc["holdout_mm"])
+    text = (f"markings held out of the fit ({n}) land {acc['holdout_median_mm']:.1f} mm (median), "
+            f"{acc['holdout_max_mm']:.1f} mm (worst) from where the table has them")
+    if acc["poor"]:
+        return [f"WARNING: poor calibration: {text}; check the rectified picture, try another "
+                "frame or give --points"]
+    return [text]
 
 
 def refine_to_cushions(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,

@@ -119,7 +119,7 @@ def outer_quad(mask: np.ndarray) -> np.ndarray:
     on_border = (c2[:, 0] <= 1) | (c2[:, 1] <= 1) | (c2[:, 0] >= w - 2) | (c2[:, 1] >= h - 2)
     if on_border.mean() > 0.02:
         raise TableNotFound("the table runs off the edge of the picture: every cushion must be in "
-                            "view (zoom out, or give the corners with --points)")
+                            "view (zoom out, or give the corners by hand: calibrate --points)")
     hull = cv2.convexHull(cnt).reshape(-1, 2).astype(float)
     peri = cv2.arcLength(hull.astype(np.float32).reshape(-1, 1, 2), True)
     poly = cv2.approxPolyDP(hull.astype(np.float32).reshape(-1, 1, 2), 0.004 * peri, True)

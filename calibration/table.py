@@ -31,6 +31,8 @@ import numpy as np
 from shapely.geometry import Point, Polygon
 from shapely.ops import unary_union
 
+from calibration.limits import check_table
+
 #: The WPBSA full-size playing area, millimetres.
 STANDARD_LENGTH_MM = 3569.0
 STANDARD_WIDTH_MM = 1778.0
@@ -116,14 +118,11 @@ class TableGeometry:
             length: playing-area length (baulk cushion to top cushion), mm.
             width: playing-area width, mm.
             ball_diameter: mm.
+
+        Raises:
+            ValueError: a size outside :mod:`calibration.limits` (the message names it).
         """
-        if length <= 0 or width <= 0 or ball_diameter <= 0:
-            raise ValueError(f"table size must be positive, got {length} x {width} mm")
-        if length < width:
-            raise ValueError(
-                f"table length {length} mm is shorter than its width {width} mm; "
-                "give the size as LENGTHxWIDTH"
-            )
+        length, width, ball_diameter = check_table(length, width, ball_diameter)
         k_len = length / STANDARD_LENGTH_MM
         k_wid = width / STANDARD_WIDTH_MM
         k_ball = ball_diameter / STANDARD_BALL_DIAMETER_MM

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs the project with its test and synth extras (pooltool too) into .venv, then runs ruff,
+# Installs the project with its test, synth, live and ray extras (pooltool too) into .venv, then runs ruff,
 # the test suite and the accuracy regression check against bench/reference-metrics.json.
 # This is the README's test command and what .ci/run calls.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python3 -m venv .venv
 .venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test,synth,live]'
+.venv/bin/python -m pip install -q -e '.[test,synth,live,ray]'
 .venv/bin/python -m pip install -q --no-deps pooltool-billiards==0.6.0
 .venv/bin/ruff check .
 # Debian's chromium for the browser test (tests/test_browser.py skips, saying why, without it).

@@ -117,7 +117,8 @@ def test_R17c_out_of_turn_the_offenders_partner_loses_a_turn():
     out = m.feed(shot(2, first="red_01", striker="Dan"))[0]
     assert out["player"] == "Dan" and out["foul"] and "out_of_turn" in [f["code"] for f in out["fouls"]]
     assert out["score"] == {"Ann & Cat": 4, "Bob & Dan": 0}
-    assert out["next_player"] == "Ann"  # Bob's turn is gone
+    # Bob's turn is gone; side A's order is kept: Cat, not Ann again (tests/test_rules_audit2.py)
+    assert out["next_player"] == "Cat"
 
 
 def test_R17d_respotted_black_the_pair_chooses_and_the_order_goes_on():

@@ -270,7 +270,7 @@ def test_EB_S3_R15_two_points_at_most_and_the_next_players_two_options():
 
 
 @pytest.mark.parametrize("event,code", [
-    (Event(EventType.OFF_TABLE, 1.2, ("red",)), "forced_off"),
+    (Event(EventType.OFF_TABLE, 1.2, ("spot",)), "forced_off"),
     (Event(EventType.JUMP, 0.3, ("spot",)), "jump_shot"),
     (Event(EventType.MOVING_AT_STRIKE, 0.0, ("spot",)), "moving_ball"),
     (Event(EventType.DISTURBED, 0.8, ("spot",)), "ball_disturbed"),

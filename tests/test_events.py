@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import StrokeDetector
+from tracker.perception.events import CushionView, StrokeDetector
 from tracker.perception.track import TableState
 
 FPS = 25.0
@@ -112,6 +112,72 @@ def test_a_bounce_off_a_cushion_is_found_with_its_cushion_and_time():
     # a ball rolling along without touching any cushion has none
     straight = [(k / FPS, (800.0 + 20.0 * k, 1000.0 + 30.0 * k)) for k in range(25)]
     assert StrokeDetector(T, FPS).cushion_hits(straight, "white") == []
+
+
+def _bounce(face_y: float, seen_at: float, x0: float = 600.0, speed: float = 500.0,
+            hold: tuple[int, ...] = ()) -> list[tuple[float, tuple[float, float]]]:
+    """A track rolling at ``speed`` mm/s straight at the baulk (``face_y`` 0) cushion and back,
+    whose closest sample is ``seen_at`` mm from the face; samples ``hold`` repeat the one
+    before (the tracker holding an unseen ball's place)."""
+    track = []
+    for k in range(-10, 11):
+        y = face_y + seen_at + abs(k) * speed / FPS
+        track.append((1.0 + k / FPS, (x0 + 5.0 * k, y)))
+    for k in hold:
+        track[k] = (track[k][0], track[k - 1][1])
+    return track
+
+
+def _tv_calibration():
+    from calibration.camera import CameraModel
+    from calibration.profile import Calibration
+
+    cam = CameraModel.broadcast(T.length, T.width)
+    return Calibration(cam.image_size, T, cam, {}, "test")
+
+
+def test_the_cushion_view_says_how_finely_each_cushion_is_seen():
+    """TV main camera (beyond the top cushion): the far (baulk) cushion is seen several times
+    coarser along its normal than the near one, and only the near cushion hides part of a
+    ball against it; from overhead neither happens."""
+    from calibration.camera import CameraModel
+    from calibration.profile import Calibration
+
+    tv = CushionView.from_calibration(_tv_calibration())
+    far, _ = tv.at("baulk", np.array([T.width / 2, 0.0]))
+    near, hidden_near = tv.at("top", np.array([T.width / 2, T.length]))
+    assert far > 2.0 * near
+    assert 2.0 < hidden_near < T.ball_radius
+    assert tv.hidden["baulk"] == tv.hidden["left"] == tv.hidden["right"] == 0.0
+    cam = CameraModel.overhead(T.length, T.width)
+    top = CushionView.from_calibration(Calibration(cam.image_size, T, cam, {}, "test"))
+    assert all(v == 0.0 for v in top.hidden.values())
+    ends = [top.at(f, np.array([T.width / 2, T.length / 2]))[0] for f in ("baulk", "top", "left", "right")]
+    assert max(ends) < 1.3 * min(ends)
+
+
+def test_a_bounce_seen_coarsely_at_a_far_cushion_is_still_a_contact():
+    """A bounce off the TV view's far cushion whose nearest sample is 45 mm from the face (the
+    ball is ~1.7 radii out: a few of that end's coarse pixels) is a contact with the view, and
+    not without it (where a pixel is 2 mm); one 80 mm out is none either way."""
+    det = StrokeDetector(T, FPS, position_error_mm=2.0)
+    assert det.cushion_hits(_bounce(0.0, 45.0), "white") == []
+    det.cushion_view = CushionView.from_calibration(_tv_calibration())
+    assert [e.cushion for e in det.cushion_hits(_bounce(0.0, 45.0), "white")] == ["baulk"]
+    assert det.cushion_hits(_bounce(0.0, 80.0), "white") == []
+
+
+def test_a_bounce_over_frames_the_ball_was_unseen_is_still_a_contact():
+    """The tracker holds an unseen ball's last place: a bounce whose turn falls in two held
+    samples is found; a bounce beside a middle pocket's jaw (85 mm from the mouth's centre) is
+    a contact, one in the mouth is not."""
+    det = StrokeDetector(T, FPS)
+    assert [e.cushion for e in det.cushion_hits(_bounce(0.0, 30.0, hold=(11, 12)), "red_01")] == ["baulk"]
+    y_mid = T.length / 2
+    beside = [(t, (p[1], y_mid + 85.0 + 0.2 * (p[0] - 600.0))) for t, p in _bounce(0.0, 28.0)]
+    assert [e.cushion for e in det.cushion_hits(beside, "red_01")] == ["left_top"]
+    mouth = [(t, (p[1], y_mid + 10.0 + 0.2 * (p[0] - 600.0))) for t, p in _bounce(0.0, 28.0)]
+    assert det.cushion_hits(mouth, "red_01") == []
 
 
 def _stroke_with(other: dict, moves: dict, seen_at_end: bool = True) -> list:

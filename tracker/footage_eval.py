@@ -190,7 +190,7 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
 
 
 def broadcast_clips(base: Path | None = None, clips: list[int] | None = None,
-                    detector: str = "colour") -> dict[str, Any] | None:
+                    detector: str = "auto") -> dict[str, Any] | None:
     """Pot yes/no and the potted colour on the broadcast clips against the labels."""
     from tracker.perception.potwatch import ClipError, watch_pots
 

@@ -34,8 +34,9 @@ from calibration.monitor import ViewMonitor, ViewStatus
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
-from tracker.perception.events import StrokeDetector
+from tracker.perception.events import CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
@@ -82,6 +83,15 @@ class ProcessResult:
     not_refereed_frames: int = 0
     times: StageTimes = field(default_factory=StageTimes)
     end: SourceEnd | None = None
+    #: live sources: frames skipped to keep up (:func:`tracker.live.may_skip`), of which
+    #: ``forced`` while balls moved; frames that came while the run was set up (calibration);
+    #: frames dropped unread (the pipeline held too many);
+    #: gaps (start s, end s) where the stream was lost (not refereed)
+    skipped_frames: int = 0
+    startup_skipped: int = 0
+    skipped_forced: int = 0
+    dropped_frames: int = 0
+    gaps: list[tuple[float, float]] = field(default_factory=list)
 
 
 @dataclass
@@ -189,13 +199,15 @@ class RefereeRun:
         listeners: receive the records, frames and the end as they happen.
         on_call: called with each decision in a referee's words (the CLI prints them).
         detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
+        gated: detect only where the table changed (:mod:`tracker.perception.change`).
     """
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
                  inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
                  spoken: dict[int, dict[str, Any]] | None = None,
                  listeners: Iterable[RunListener] = (),
-                 on_call: Callable[[str], None] | None = None, detector: str = "auto"):
+                 on_call: Callable[[str], None] | None = None, detector: str = "auto",
+                 gated: bool = True):
         self.calibration = calibration
         self.fps = fps
         self.players = players
@@ -203,11 +215,18 @@ class RefereeRun:
         self.spoken = dict(spoken or {})
         self.listeners = list(listeners)
         self.on_call = on_call
+        #: receives live notes (skips, gaps) for the log
+        self.on_note: Callable[[str], None] | None = None
         self.detector = make_detector(calibration, detector)
+        #: search only where the table changed (:mod:`tracker.perception.change`); False: every
+        #: frame whole (the reference the gated detector is checked against)
+        self.gated = gated
+        self.gate: ChangeGatedDetector | None = None
         self.tracker = Tracker(calibration.table, fps)
         # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
-            1.5, calibration.table.ball_radius / self.detector.r_px))
+            1.5, calibration.table.ball_radius / self.detector.r_px),
+            cushion_view=CushionView.from_calibration(calibration))
         self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
         self.match = Match()
         self.result = ProcessResult()
@@ -286,7 +305,7 @@ class RefereeRun:
         if not status.refereed:
             self.result.not_refereed_frames += 1
         else:
-            view.detections = self.detector.detect(frame.image)
+            view.detections = self._detect(frame.image)
             t_d = time.perf_counter()
             times.detect += t_d - t_c
             view.state = self.tracker.update(frame.index, view.detections)
@@ -304,6 +323,39 @@ class RefereeRun:
         for li in self.listeners:
             li.on_frame(self, view)
         return view
+
+    def _detect(self, image: np.ndarray) -> BallDetections:
+        """Balls in one frame: searched again only where the table changed
+        (:class:`ChangeGatedDetector`) unless ``gated`` is off."""
+        if not self.gated:
+            return self.detector.detect(image)
+        if self.gate is None or self.gate.det is not self.detector:
+            self.gate = ChangeGatedDetector(self.detector, self.fps)
+        return self.gate.detect(image)
+
+    def skipped(self, frame: Frame, forced: bool) -> None:
+        """A live frame skipped to keep up (not processed)."""
+        self.result.skipped_frames += 1
+        self.result.skipped_forced += forced
+        self.result.frames = max(self.result.frames, frame.index + 1)
+        if forced and self.on_note:
+            self.on_note(f"live: behind by more than the hard limit at {frame.t:.1f} s: a frame "
+                         "was skipped while balls were moving")
+
+    def mark_gap(self, frame: Frame) -> None:
+        """The stream was lost for ``frame.gap_s`` before this frame: not refereed, noted for
+        the stroke under way or the next one."""
+        t0, t1 = frame.t - frame.gap_s, frame.t
+        self.result.gaps.append((t0, t1))
+        self.result.not_refereed_frames += int(round(frame.gap_s * self.fps))
+        note = (f"the camera's stream was lost from {t0:.1f} s to {t1:.1f} s: that time was "
+                "not refereed")
+        if self.strokes.stroke is not None:
+            self.strokes.stroke.review.append(note)
+        else:
+            self.strokes.pending_review.append(note)
+        if self.on_note:
+            self.on_note("live: " + note)
 
     @property
     def frame_over(self) -> bool:
@@ -404,6 +456,13 @@ class RefereeRun:
             "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
             "shots": len(self.result.shots), "frames": self.result.frames,
             "not_refereed_frames": self.result.not_refereed_frames}
+        res = self.result
+        if res.skipped_frames or res.dropped_frames or res.gaps:
+            board["live"] = {"skipped_frames": res.skipped_frames,
+                             "startup_skipped": res.startup_skipped,
+                             "skipped_while_moving": res.skipped_forced,
+                             "dropped_frames": res.dropped_frames,
+                             "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
         end = self.result.end
         if end is not None:
             board["video_end"] = end.reason
@@ -427,7 +486,10 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                   max_frames: int | None = None,
                   inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
                   spoken: dict[int, dict[str, Any]] | None = None,
-                  listeners: Iterable[RunListener] = (), detector: str = "auto") -> ProcessResult:
+                  listeners: Iterable[RunListener] = (), detector: str = "auto",
+                  resume: Any = None, on_note: Callable[[str], None] | None = None,
+                  size: tuple[int, int] | None = None, fps: float | None = None,
+                  gated: bool = True, decode_thread: bool = True) -> ProcessResult:
     """Referee a video (or any frame source); see the module docstring.
 
     Args:
@@ -437,23 +499,39 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         inputs, spoken: see :class:`RefereeRun`.
         listeners: more receivers of the results (overlay, store, live server).
         detector: ``colour``, ``learned`` or ``auto`` (see :class:`RefereeRun`).
+        resume: a :class:`tracker.resume.ResumePoint`: go on with a cut-off run (the video is
+            seen again from its start; the calls already made are met again, not repeated).
+        on_note: receives live notes (frames skipped to keep up, stream gaps).
+        size, fps: of raw frames on standard input (``path`` ``-``; :func:`open_source`).
+        gated, decode_thread: detect only where the table changed (:class:`RefereeRun`); decode
+            on a thread of its own (:class:`tracker.live.FrameFeed`); both off: the work as it
+            was before them (for benchmarks).
 
     Raises:
-        VideoError: unreadable video, or no table in its first frames (with the reason).
+        VideoError: unreadable video, a calibration made for pictures of another size, no
+            table in its first frames, or (resuming) a video that no longer gives the calls
+            already made (with the reason).
     """
     from tqdm import tqdm
 
+    from tracker.live import FrameFeed, may_skip
     from tracker.outputs.jsonl import JsonlOutputs
 
     try:
-        source = path if isinstance(path, FrameSource) else open_source(path)
+        source = path if isinstance(path, FrameSource) else open_source(path, size, fps)
     except SourceError as exc:
         raise VideoError(str(exc)) from None
-    frames = iter(source)
+    feed = FrameFeed(source, threaded=decode_thread or source.live)  # decodes ahead
+    frames = iter(feed)
     try:
         first = next(frames, None)
         if first is None:
             raise VideoError(f"{source.name}: the video has no readable frame")
+        if calibration is not None:
+            try:
+                calibration.check_image_size(first.image.shape[1::-1], source.name)
+            except ValueError as exc:
+                raise VideoError(str(exc)) from None
         table = table or (calibration.table if calibration else TableGeometry.standard())
         if calibration is None:
             try:
@@ -463,32 +541,74 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                                  "PROFILE (see `snooker-tracker calibrate`)") from None
         outs: list[RunListener] = []
         if out_dir is not None:
-            outs.append(JsonlOutputs(Path(out_dir), calibration))
-        run = RefereeRun(calibration, source.fps, players, inputs, spoken,
-                         [*outs, *listeners], on_call, detector)
+            outs.append(JsonlOutputs(Path(out_dir), calibration,
+                                     resume.lines if resume is not None else None))
+        run = (resume.run if resume is not None else RefereeRun)(
+            calibration, source.fps, players, inputs, spoken, [*outs, *listeners], on_call,
+            detector, gated)
+        run.on_note = on_note
         run.begin(first.image)
+        if source.live:  # frames that came while the camera was being learnt: not waited for
+            run.result.startup_skipped, gaps = feed.discard_backlog()
+            for f in gaps:
+                run.mark_gap(f)
         total = min(source.total or 0, max_frames or 10**9) or None
         bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
         frame: Frame | None = first
         decode_s = 0.0
+        cut_off: BaseException | None = None
+        stopped_early = False
         try:
             while frame is not None:
-                run.step(frame, decode_s)
+                if frame.gap_s > 0:
+                    run.mark_gap(frame)
+                lag = time.monotonic() - frame.arrived if frame.arrived is not None else 0.0
+                skip, forced = may_skip(run.strokes.prev, lag) if source.live else (False, False)
+                if skip:
+                    run.skipped(frame, forced)
+                else:
+                    run.step(frame, decode_s)
                 bar.update(1)
                 if run.frame_over or (max_frames and frame.index + 1 >= max_frames):
-                    source.stop()
+                    stopped_early = True
                     break
                 t_a = time.perf_counter()
                 frame = next(frames, None)
                 decode_s = time.perf_counter() - t_a
+        except BaseException as exc:  # Ctrl-C or an error: the run ends, saying so
+            cut_off = exc
+            raise
         finally:
             bar.close()
-            if source.end is None:  # the generator was left before it could say
-                frames.close()
-            result = run.finish(source.end)
+            feed.stop()
+            run.result.dropped_frames += feed.dropped
+            end = source.end if cut_off is None else cut_off_end(cut_off, run.result.frames,
+                                                                 source.total)
+            if stopped_early and (end is None or end.reason == "complete"):
+                # the feed may have read to the end already: the run still stopped early
+                n = run.result.frames
+                end = SourceEnd("stopped", n, source.total, f"stopped after {n} frames")
+            result = run.finish(end)
+            if on_note and (result.skipped_frames or result.dropped_frames):
+                on_note(f"live: {result.skipped_frames} frames skipped to keep up "
+                        f"({result.skipped_forced} while balls were moving), "
+                        f"{result.dropped_frames} dropped unread, {result.startup_skipped} "
+                        "passed while the camera was being learnt")
     finally:
+        feed.stop()
         source.close()
     return result
+
+
+def cut_off_end(exc: BaseException, frames_read: int, total: int | None) -> SourceEnd:
+    """How a run stopped by Ctrl-C (``interrupted``) or an error (``failed``) ended."""
+    if isinstance(exc, KeyboardInterrupt):
+        return SourceEnd("interrupted", frames_read, total,
+                         f"interrupted (Ctrl-C or a stop signal) after {frames_read} video "
+                         "frames: the calls so far are kept: process --resume goes on")
+    return SourceEnd("failed", frames_read, total,
+                     f"stopped by an error after {frames_read} video frames "
+                     f"({type(exc).__name__}): the calls so far are kept")
 
 
 def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart]]:

@@ -1,4 +1,4 @@
-"""Where frames come from: a video file today; cameras, streams and pipes plug in here.
+"""Where frames come from: video files here; cameras, streams and pipes in :mod:`tracker.live`.
 
 A :class:`FrameSource` yields :class:`Frame` objects (index, time in seconds from the start,
 BGR image) and says afterwards why it stopped (:attr:`FrameSource.end`): the pipeline never
@@ -8,12 +8,17 @@ video ended early.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
+
+from calibration.io import MediaError, check_video_file
+
+log = logging.getLogger(__name__)
 
 
 class SourceError(RuntimeError):
@@ -29,11 +34,16 @@ class Frame:
             skipped or lost).
         t: seconds from the start of the source.
         image: BGR uint8, shape (H, W, 3).
+        gap_s: seconds of the source lost just before this frame (a live stream that dropped
+            and was reconnected); 0 when none.
+        arrived: ``time.monotonic()`` when the frame arrived (live sources), else None.
     """
 
     index: int
     t: float
     image: np.ndarray
+    gap_s: float = 0.0
+    arrived: float | None = None
 
 
 @dataclass(frozen=True)
@@ -97,6 +107,9 @@ class FrameSource:
         """Release what the source holds (file handles, devices)."""
 
 
+#: Frames per second assumed for a file that does not say (a warning is logged).
+DEFAULT_FPS = 25.0
+
 #: A file whose header promises more frames than it gives is called truncated only when it
 #: falls short by more than this many frames (headers of some encoders count a frame or two
 #: that no decoder delivers).
@@ -110,15 +123,18 @@ class VideoFileSource(FrameSource):
         super().__init__()
         p = Path(path)
         self.name = str(p)
-        if not p.exists():
-            raise SourceError(f"{p}: no such file")
-        if p.is_dir():
-            raise SourceError(f"{p} is a folder; give a video file")
+        try:
+            check_video_file(p)
+        except MediaError as exc:
+            raise SourceError(str(exc)) from None
         self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else 25.0
+        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else DEFAULT_FPS
+        if self.fps != fps:
+            log.warning("%s does not give a usable frame rate (%s): %g frames per second "
+                        "assumed, so times may be off", p, fps, DEFAULT_FPS)
         n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.total = n if n > 0 else None
         w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
@@ -154,10 +170,23 @@ class VideoFileSource(FrameSource):
         self._cap.release()
 
 
-def open_source(spec: str | Path) -> FrameSource:
-    """The frame source a user means by ``spec`` (today: a video file path).
+def open_source(spec: str | Path, size: tuple[int, int] | None = None,
+                fps: float | None = None) -> FrameSource:
+    """The frame source a user means by ``spec``: ``-`` (raw BGR frames on standard input,
+    ``size`` and ``fps`` needed), a camera (a number: OpenCV's index, or ``/dev/videoN``), a
+    stream URL (``rtsp://``, ``http://`` ...), else a video file path. See
+    :mod:`tracker.live` for the live ones.
 
     Raises:
         SourceError: it cannot be opened (the message says why and what to do).
     """
+    from tracker import live
+
+    text = str(spec)
+    if text == "-":
+        if size is None:
+            raise SourceError("raw frames on standard input need --size WxH (and --fps)")
+        return live.RawPipeSource(None, size, fps or 25.0)
+    if live.is_live_spec(text):
+        return live.CaptureSource(text, fps=fps)
     return VideoFileSource(spec)

@@ -29,15 +29,33 @@ CALIBRATION_NAME = "calibration.json"
 
 
 class JsonlOutputs(RunListener):
-    """Writes the run's JSONL files into ``out`` as the run goes (see the module docstring)."""
+    """Writes the run's JSONL files into ``out`` as the run goes (see the module docstring).
 
-    def __init__(self, out: Path, calibration: Calibration):
+    Args:
+        out: the run's folder.
+        calibration: the camera (written as ``calibration.json``).
+        resume: a resumed run's lines so far, (match-log lines, decision lines): the files are
+            rewritten with them (through temporary files), then written on as usual.
+    """
+
+    #: a resumed run holds it back until the records already called are met again
+    #: (tracker.resume): they are not written twice
+    resume_holds_back = True
+
+    def __init__(self, out: Path, calibration: Calibration,
+                 resume: tuple[list[str], list[str]] | None = None):
         self.out = out
         out.mkdir(parents=True, exist_ok=True)
         calibration.save(out / CALIBRATION_NAME)
-        self._log = open(out / LOG_NAME, "w", encoding="utf-8")  # noqa: SIM115 - written as we go
-        self._dec = open(out / DECISIONS_NAME, "w", encoding="utf-8")  # noqa: SIM115
-        self._lines: list[str] = []
+        log_lines, dec_lines = resume or ([], [])
+        for name, lines in ((LOG_NAME, log_lines), (DECISIONS_NAME, dec_lines)):
+            tmp = out / (name + ".tmp")
+            tmp.write_text("".join(x + "\n" for x in lines), encoding="utf-8")
+            tmp.replace(out / name)
+        (out / SCOREBOARD_NAME).unlink(missing_ok=True)  # a run in progress has none yet
+        self._log = open(out / LOG_NAME, "a", encoding="utf-8")  # noqa: SIM115 - written as we go
+        self._dec = open(out / DECISIONS_NAME, "a", encoding="utf-8")  # noqa: SIM115
+        self._lines: list[str] = list(log_lines)
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
         line = json.dumps(record_to_dict(record))

@@ -14,8 +14,8 @@ Tables (``run_id`` ties every row to its run; ``seq`` is the record's 1-based pl
 run's match log, shared by every table, so ``ORDER BY seq`` gives the log's order):
 
 - ``runs``: one row per processing run: ``video``, ``started``/``ended`` (ISO 8601 UTC),
-  ``status`` (``running``, ``finished``; a ``running`` row whose ``heartbeat`` is old was cut
-  off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
+  ``status`` (``running``, ``finished``, ``interrupted`` (Ctrl-C), ``failed`` (an error
+  stopped it); a ``running`` row whose ``heartbeat`` is old was cut off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
   the video was processed), ``summary`` (the final scoreboard line).
 - ``matches``: per run, the players, ``best_of``, ``frames_won`` (JSON) and the ``winner``.
 - ``frames`` (snooker frames, not video frames): ``number``, ``breaker``, ``ruleset``,
@@ -75,6 +75,9 @@ STALE_AFTER_S = 30.0
 PROGRESS_EVERY_S = 0.5
 #: How long a writer waits for a reader's lock before failing, s.
 BUSY_TIMEOUT_S = 10.0
+#: How a run that did not reach its end ends (its ``status``; ``process --resume`` goes on):
+#: ``interrupted`` (Ctrl-C), ``failed`` (an error stopped it).
+CUT_OFF = ("interrupted", "failed")
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -224,6 +227,12 @@ class MatchStore:
                     self._write_frame_end(run_id, seq, d)
             self.db.execute("UPDATE runs SET heartbeat=? WHERE id=?", (now, run_id))
         return seq
+
+    def reopen_run(self, run_id: int) -> None:
+        """A cut-off run goes on (``process --resume``): ``running`` again, not ended."""
+        with self._tx():
+            self.db.execute("UPDATE runs SET status='running', ended=NULL, summary=NULL, "
+                            "heartbeat=? WHERE id=?", (time.time(), run_id))
 
     def progress(self, run_id: int, video_frames: int, video_t: float) -> None:
         """How far the video has been processed (and that the run is alive)."""
@@ -438,14 +447,20 @@ class StoreWriter(RunListener):
     Args:
         path: the store file (created if absent; a new run is added to an existing one).
         video: what the run processes (a path or a device name).
-        calibration: the camera, saved with the run.
+        resume_run: the id of a cut-off run to go on with (``process --resume``) instead of a
+            new run.
     """
 
-    def __init__(self, path: str | Path, video: str):
+    #: a resumed run holds it back until the records already called are met again
+    #: (tracker.resume): they are not written twice
+    resume_holds_back = True
+
+    def __init__(self, path: str | Path, video: str, resume_run: int | None = None):
         self.path = Path(path)
         self.store: MatchStore | None = None  # opened with the run (no file for a failed start)
         self.video = video
         self.run_id: int | None = None
+        self._resume_run = resume_run
         self._next_progress = 0.0
         #: ids of the records made on the console (their ``inputs.source`` is ``console``)
         self.console_records: set[int] = set()
@@ -454,7 +469,12 @@ class StoreWriter(RunListener):
         """The run's id in the store (the run row is made on the first call)."""
         if self.run_id is None:
             self.store = MatchStore(self.path)
-            self.run_id = self.store.new_run(self.video, run.calibration.to_dict(), run.players)
+            if self._resume_run is not None:
+                self.store.reopen_run(self._resume_run)
+                self.run_id = self._resume_run
+            else:
+                self.run_id = self.store.new_run(self.video, run.calibration.to_dict(),
+                                                 run.players)
         return self.run_id
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
@@ -474,7 +494,8 @@ class StoreWriter(RunListener):
 
     def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
         run_id = self.start(run)
-        self.store.end_run(run_id, summary)
+        cut = summary.get("video_end") in CUT_OFF
+        self.store.end_run(run_id, summary, summary["video_end"] if cut else "finished")
         self.store.close()
 
 

@@ -42,6 +42,40 @@ LEARNED_MIN_SEP = 1.0
 #: With the learned classifier, a class's cost is this times -log(probability): a detection
 #: below about 4 % for every free class is left unlabelled by :func:`constrained_classes`.
 LEARNED_COST_SCALE = 0.08
+#: In a blob of several balls, a lit ball shows one specular highlight (the lamps' reflection,
+#: on its top half in every view): a bright spot this much (8-bit grey) over its surroundings
+#: (a top-hat of 0.8 radii) and at least this bright marks a ball; with the learned classifier
+#: each one proposes a centre (touching reds in a real TV pack, 8-10 px across, show no sharp
+#: circle, but each shows its highlight).
+HIGHLIGHT_CONTRAST = 90
+HIGHLIGHT_MIN_GREY = 140
+#: Where a ball's centre lies below its highlight on screen, in local radii, when no isolated
+#: ball of the frame says (the median over the frame's single balls is used when there are
+#: some).
+HIGHLIGHT_DROP_RADII = 0.55
+#: With the learned classifier, a unique colour missing from a still is looked for at the
+#: small non-cloth spots the candidates pass over; the network must give the spot at least
+#: this probability of being that colour.
+MISSING_MIN_PROB = 0.6
+#: With the learned classifier, two detections of the same unique colour (white, a colour)
+#: closer than this many local radii on screen are one ball and its shadow.
+UNIQUE_TWIN_RADII = 1.6
+#: With the learned classifier, the cue ball's place is filled first under the game's
+#: constraint (cost units, as ``unique_bonus`` of :func:`constrained_classes`): a cream-lit
+#: cue ball the network finds as likely the yellow is still the white when no other ball is.
+LEARNED_WHITE_BONUS = 0.2
+#: With the learned classifier, a detection at least this sure of a unique colour holds it:
+#: no other detection of the frame is that colour (:func:`_held_colours_removed`).
+UNIQUE_HOLD_PROB = 0.9
+#: With the learned classifier and no white in a frame, a candidate the network refuses is
+#: the white when the colour prototypes give it at least this probability of being the white
+#: (a real cue ball struck hard: a long faint streak).
+STREAK_WHITE_PROB = 0.8
+#: With the learned classifier, a point the blob search adds (:meth:`BallDetector._search_blobs`)
+#: is a ball only when the network's "not a ball" is under this: the shadowed gap under two
+#: touching balls of a real TV pack reads 0.4-0.6 "not a ball" and the rest spread over the
+#: colours (a false black), a ball the search rightly adds under 0.15.
+GRID_MAX_NONE = 0.25
 
 
 @dataclass
@@ -380,8 +414,13 @@ class BallDetector:
                 out.append(np.array([sx + x, sy + y]))
         return out
 
-    def candidates(self, frame: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def candidates(self, frame: np.ndarray, small: np.ndarray | None = None
+                   ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Where balls may be in one BGR frame, before any colour is judged.
+
+        Args:
+            small: the frame already downscaled to the working scale (``self.small``, INTER_AREA),
+                when the caller has it (:mod:`tracker.perception.change`).
 
         Returns:
             (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
@@ -389,7 +428,8 @@ class BallDetector:
         """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
-        small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+        if small is None:
+            small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         fg = self.foreground(small)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
@@ -432,13 +472,13 @@ class BallDetector:
             # shows none, only a convex streak one ball wide
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
-            # blobs of several balls: the learned classifier searches them too (touching balls
-            # a few px across show no sharp circles)
-            self._blobs.append((x, y, sub, r))
-            if not split:
-                blur = self._blurred_ball(sub, r, area1)
-                if blur is not None:
-                    circles = [blur + np.array([x, y], float)]
+            blur = None if split else self._blurred_ball(sub, r, area1)
+            if blur is not None:
+                circles = [blur + np.array([x, y], float)]
+            else:
+                # blobs of several balls: the learned classifier searches them too (touching
+                # balls a few px across show no sharp circles); not a ball's blur streak
+                self._blobs.append((x, y, sub, r))
             centres.extend(circles)
             in_cluster.extend([split] * len(circles))
         faint = (self._faint_balls(small, fg, lab, stats, centres) if self.search_faint
@@ -532,15 +572,19 @@ class BallDetector:
             out.append((float((wgt * xx).sum() / wgt.sum()), float((wgt * yy).sum() / wgt.sum())))
         return np.array(out, float).reshape(-1, 2)
 
-    def detect(self, frame: np.ndarray) -> BallDetections:
-        """Balls in one BGR frame (full resolution)."""
-        px, in_cluster, fg = self.candidates(frame)
+    def detect(self, frame: np.ndarray, small: np.ndarray | None = None) -> BallDetections:
+        """Balls in one BGR frame (full resolution); ``small``: see :meth:`candidates`."""
+        return self.judge(frame, *self.candidates(frame, small))
+
+    def judge(self, frame: np.ndarray, px: np.ndarray, in_cluster: np.ndarray,
+              fg: np.ndarray) -> BallDetections:
+        """Detections from candidates (:meth:`candidates`' three results) in ``frame``."""
         if not len(px):
             out = BallDetections.empty()
             out.occupancy = self._occupancy(fg)
             return out
         if self.classifier is not None:
-            return self._detect_learned(frame, px, fg)
+            return self._detect_learned(frame, px, fg, in_cluster)
         feats = self._colour_features(frame, px)
         keep = self._distinct(px, feats)
         if self.colours_learned:
@@ -553,29 +597,134 @@ class BallDetector:
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
 
-    def _detect_learned(self, frame: np.ndarray, px: np.ndarray, fg: np.ndarray) -> BallDetections:
+    def _detect_learned(self, frame: np.ndarray, px: np.ndarray, fg: np.ndarray,
+                        in_cluster: np.ndarray) -> BallDetections:
         """Detections from the candidates ``px`` (N, 2) judged by the learned classifier: a
         candidate is a ball when the classifier says so (its "not a ball" share below
         ``classifier.max_none``), its colour class and probabilities are the classifier's; of
         two detections closer than :data:`LEARNED_MIN_SEP` radii the more ball-like one
         stays. Blobs of several balls are searched for more (:meth:`_search_blobs`)."""
-        p9 = self.classifier.classify(frame, px, self.radius_at(px))
+        hl = self._highlight_centres(frame, px, in_cluster)
+        from_hl = np.r_[np.zeros(len(px), bool), np.ones(len(hl), bool)]
+        px = np.concatenate([px, hl])
+        p9 = self._white_streak(frame, px, self.classifier.classify(frame, px, self.radius_at(px)))
         none = p9[:, -1]
         keep = none < self.classifier.max_none
-        px, p9, none = px[keep], p9[keep], none[keep]
+        px, p9, none, from_hl = px[keep], p9[keep], none[keep], from_hl[keep]
         extra, p_extra = self._search_blobs(frame, px) if self.search_blobs else (px[:0], p9[:0])
         if len(extra):
-            ok = p_extra[:, -1] < self.classifier.max_none
+            ok = p_extra[:, -1] < min(self.classifier.max_none, GRID_MAX_NONE)
             px = np.concatenate([px, extra[ok]])
             p9 = np.concatenate([p9, p_extra[ok]])
             none = p9[:, -1]
         feats = self._colour_features(frame, px)
-        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=-none)
+        from_hl = np.r_[from_hl, np.zeros(len(px) - len(from_hl), bool)]
+        # a centre under a highlight is preferred to a split or grid point beside it
+        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=from_hl - none)
         px, p9, feats = px[keep], p9[keep], feats[keep]
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
+        keep = _one_per_colour_nearby(px, probs, self.radius_at(px))
+        px, probs, feats, none = px[keep], probs[keep], feats[keep], p9[keep, -1]
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        inside = self.can_hold(out.mm)
+        out, none = out[inside], none[inside]
+        held = _held_colours_removed(out.probs)
+        # a detection whose classes were held by others, left with one less likely than "not a
+        # ball" (the tail of the cue ball's streak, split from it), is no ball
+        top = held.argmax(1)
+        raw = out.probs[np.arange(len(out)), top] * (1.0 - none)
+        ok = (top == out.cls) | (raw >= none)
+        out = out[ok]
+        out.probs = held[ok]
+        out.cls, out.conf = out.probs.argmax(1), out.probs.max(1)
         out.occupancy = self._occupancy(fg)
-        return out[self.can_hold(out.mm)]
+        return out
+
+    def _white_streak(self, frame: np.ndarray, px: np.ndarray, p9: np.ndarray) -> np.ndarray:
+        """The network's probabilities (N, 9) at the candidates ``px`` (N, 2), with the cue ball
+        put back when the network sees none: a real cue ball struck hard is a long faint
+        streak, unlike the renderer's blur the network learned, and it refuses it. When no
+        candidate is a ball most likely the white, the refused candidate whose colour is most
+        like the white's prototype (at least :data:`STREAK_WHITE_PROB`) is the white."""
+        if not self.colours_learned or not len(px):
+            return p9
+        ball = p9[:, -1] < self.classifier.max_none
+        if (ball & (p9[:, :-1].argmax(1) == 0)).any() or ball.all():
+            return p9
+        refused = np.nonzero(~ball)[0]
+        white = self._probs(self._colour_features(frame, px[refused]))[:, 0]
+        i = int(np.argmax(white))
+        if white[i] >= STREAK_WHITE_PROB:
+            p9 = p9.copy()
+            p9[refused[i]] = 0.0
+            p9[refused[i], 0] = white[i]
+            p9[refused[i], -1] = 1.0 - white[i]
+        return p9
+
+    def _highlight_centres(self, frame: np.ndarray, px: np.ndarray,
+                           in_cluster: np.ndarray) -> np.ndarray:
+        """Ball centres (M, 2) full-resolution px proposed by the specular highlights inside
+        blobs of several balls (:data:`HIGHLIGHT_CONTRAST`): each highlight's centre lies
+        below it by the median drop of the frame's single balls (candidates ``px`` (N, 2) not
+        ``in_cluster`` with a highlight within a radius above them), else by
+        :data:`HIGHLIGHT_DROP_RADII` local radii."""
+        multi = self._blobs
+        if not multi:
+            return np.zeros((0, 2))
+        s = self.scale
+        spots = []
+        for x, y, sub, r in multi:
+            R = r / s
+            X0, Y0 = max(0, int(x / s - R)), max(0, int(y / s - R))
+            X1 = min(frame.shape[1], int((x + sub.shape[1]) / s + R))
+            Y1 = min(frame.shape[0], int((y + sub.shape[0]) / s + R))
+            grey = cv2.cvtColor(frame[Y0:Y1, X0:X1], cv2.COLOR_BGR2GRAY)
+            spots.extend(p + [X0, Y0] for p in self._spots(grey, R))
+        if not spots:
+            return np.zeros((0, 2))
+        spots = np.array(spots, float)
+        # keep the spots on the blobs themselves
+        sm = np.zeros((self.small[1], self.small[0]), bool)
+        for x, y, sub, _ in multi:
+            sm[y:y + sub.shape[0], x:x + sub.shape[1]] |= sub
+        ij = np.clip(np.round(spots * s).astype(int), 0, [self.small[0] - 1, self.small[1] - 1])
+        spots = spots[sm[ij[:, 1], ij[:, 0]]]
+        drop = self._highlight_drop(frame, px[~in_cluster]) if len(px) else HIGHLIGHT_DROP_RADII
+        return spots + np.c_[np.zeros(len(spots)), drop * self.radius_at(spots)]
+
+    @staticmethod
+    def _spots(gray: np.ndarray, R: float) -> list[np.ndarray]:
+        """Specular highlights (x, y) px in a grey image of balls of radius ``R`` px: peaks of
+        the top-hat by a disc of 0.8 radii at least :data:`HIGHLIGHT_CONTRAST` high and
+        :data:`HIGHLIGHT_MIN_GREY` bright, at least 0.7 radii apart."""
+        if min(gray.shape) < 3:
+            return []
+        g = gray.astype(np.float32)
+        k = max(3, int(0.8 * R) | 1)
+        th = g - cv2.morphologyEx(g, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+        th = cv2.GaussianBlur(th, (3, 3), 0)
+        peaks = _peaks(np.where((th > HIGHLIGHT_CONTRAST) & (g >= HIGHLIGHT_MIN_GREY), th, 0),
+                       HIGHLIGHT_CONTRAST, max(2.0, 0.7 * R))
+        return peaks
+
+    def _highlight_drop(self, frame: np.ndarray, single: np.ndarray) -> float:
+        """How far below its highlight a ball's centre lies, in local radii: the median over
+        single balls (centres (N, 2) px) of the drop from the brightest spot within a radius
+        above each; :data:`HIGHLIGHT_DROP_RADII` when none shows one."""
+        drops = []
+        for (x, y), R in zip(single, self.radius_at(single), strict=True):
+            X0, Y0 = int(x - R), int(y - 1.4 * R)
+            if X0 < 0 or Y0 < 0:
+                continue
+            win = frame[Y0:int(y + 0.2 * R) + 1, X0:int(x + R) + 1]
+            if min(win.shape[:2]) < 3:
+                continue
+            win = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY)
+            sp = self._spots(win, R)
+            if sp:
+                best = max(sp, key=lambda p: win[int(p[1]), int(p[0])])
+                drops.append((y - (best[1] + Y0)) / R)
+        return float(np.clip(np.median(drops), 0.2, 0.9)) if len(drops) >= 2 else HIGHLIGHT_DROP_RADII
 
     def _search_blobs(self, frame: np.ndarray, kept: np.ndarray, stride: float = 0.4,
                       min_sep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
@@ -711,7 +860,7 @@ class BallDetector:
                 d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
                      + np.maximum(0, c[0] * 0.6 - lab[..., 0]) + np.maximum(0, lab[..., 0] - c[0] - 40))
                 wgt = np.clip((d - 12.0) / 20.0, 0, 1)
-                yy, xx = np.mgrid[y0:y1, x0:x1]
+                yy, xx = np.ogrid[y0:y1, x0:x1]  # broadcast: same values, no full grids
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
                 wgt *= d_own <= (1.15 * r) ** 2
                 # in a cluster, a pixel nearer another ball's centre belongs to that ball
@@ -845,7 +994,8 @@ class BallDetector:
         than the game has) are dropped."""
         det = self.detect(frame)
         if len(det):
-            cls = constrained_classes(self.class_cost(det))
+            cls = constrained_classes(self.class_cost(det), white_bonus=(
+                None if self.classifier is None else LEARNED_WHITE_BONUS))
             keep = cls >= 0
             det = det[keep]
             det.cls = cls[keep]
@@ -863,6 +1013,8 @@ class BallDetector:
         balls added."""
         if not classes or self.cloth_lab is None:
             return det
+        if self.classifier is not None:
+            return self._find_missing_learned(frame, det, classes)
         small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         feats = _feature(small.reshape(-1, 3)).reshape(small.shape[0], small.shape[1], -1)
         r = self.r_px * self.scale
@@ -897,8 +1049,54 @@ class BallDetector:
         px = np.array(found_px, float)
         probs = np.zeros((len(px), len(CLASSES)))
         probs[np.arange(len(px)), found_cls] = 1.0
-        extra = self._detections(px, np.array(found_cls), np.full(len(px), 0.5), probs,
-                                 self._colour_features(frame, px))
+        return self._merge(det, self._detections(px, np.array(found_cls), np.full(len(px), 0.5),
+                                                  probs, self._colour_features(frame, px)))
+
+    def _find_missing_learned(self, frame: np.ndarray, det: BallDetections,
+                              classes: list[int]) -> BallDetections:
+        """:meth:`find_missing` with the learned classifier: the places the candidates passed
+        over as too small (a green ball on green cloth shows only its highlight as non-cloth)
+        are judged by the network, at the spot and a little below it (the centre lies below
+        the highlight); each missing class takes the place most likely its colour when that
+        is at least :data:`MISSING_MIN_PROB` and it is a ball (see ``classifier.max_none``),
+        clear of every detection by 1.6 radii."""
+        small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+        fine = self.foreground(small, opened=False)
+        n, _, stats, cents = cv2.connectedComponentsWithStats(fine, 8)
+        if n <= 1:
+            return det
+        pts = cents[1:] / self.scale
+        r = self.radius_at(pts)
+        pts = np.concatenate([pts, pts + np.c_[np.zeros(len(pts)), HIGHLIGHT_DROP_RADII * r]])
+        r = self.radius_at(pts)
+        if len(det):
+            clear = np.linalg.norm(pts[:, None] - det.px[None], axis=2).min(1) >= 1.6 * r
+            pts, r = pts[clear], r[clear]
+        ok = self.can_hold(self.cal.ball_to_table(pts)) if len(pts) else np.zeros(0, bool)
+        pts, r = pts[ok], r[ok]
+        if not len(pts):
+            return det
+        p9 = self.classifier.classify(frame, pts, r)
+        p9 = np.where((p9[:, -1] < self.classifier.max_none)[:, None], p9, 0.0)
+        found, cls = [], []
+        for c in classes:
+            i = int(np.argmax(p9[:, c]))
+            if p9[i, c] >= MISSING_MIN_PROB and all(
+                    np.linalg.norm(pts[i] - q) >= 1.6 * r[i] for q in found):
+                found.append(pts[i])
+                cls.append(c)
+        if not found:
+            return det
+        px = self._refine(frame, np.array(found, float))
+        p9 = self.classifier.classify(frame, px, self.radius_at(px))
+        probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
+        cls = np.array(cls)
+        return self._merge(det, self._detections(px, cls, probs[np.arange(len(px)), cls], probs,
+                                                  self._colour_features(frame, px)))
+
+    @staticmethod
+    def _merge(det: BallDetections, extra: BallDetections) -> BallDetections:
+        """``det`` with the detections ``extra`` added (``det``'s occupancy kept)."""
         merged = BallDetections(*(np.concatenate([getattr(det, f), getattr(extra, f)])
                                   for f in ("px", "mm", "radius_px", "cls", "conf", "probs",
                                             "mm_per_px", "feats")))
@@ -942,6 +1140,43 @@ def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
         if c < len(cols):
             out[r] = cols[c]
     return out
+
+
+def _one_per_colour_nearby(px: np.ndarray, probs: np.ndarray, radii: np.ndarray,
+                           within: float = UNIQUE_TWIN_RADII) -> np.ndarray:
+    """Mask (N,) dropping the less sure of two detections within ``within`` local radii on
+    screen that both read as the same colour of which the game has one ball: one ball and
+    its own shadowed underside (a real TV ball's shadow under it reads as a second ball of
+    its colour). Reds, of which there are many, touch."""
+    keep = np.ones(len(px), bool)
+    cls = probs.argmax(1)
+    order = np.argsort(-probs.max(1))
+    for a_i, a in enumerate(order):
+        if not keep[a] or CAPACITY[CLASSES[cls[a]]] != 1:
+            continue
+        for b in order[a_i + 1:]:
+            if (keep[b] and cls[b] == cls[a]
+                    and np.linalg.norm(px[a] - px[b]) < within * max(radii[a], radii[b])):
+                keep[b] = False
+    return keep
+
+
+def _held_colours_removed(probs: np.ndarray, hold: float = UNIQUE_HOLD_PROB) -> np.ndarray:
+    """Class probabilities (N, 8) under the game's constraint: a colour of which the game has
+    one ball, held by a detection at least ``hold`` sure of it, is not the colour of any other
+    detection of the frame; their probabilities are renormalised over the rest (a real cue ball
+    lit cream, as likely the yellow as the white to the network, is the white when the yellow
+    stands elsewhere)."""
+    out = probs.astype(np.float64).copy()
+    for k, name in enumerate(CLASSES):
+        if CAPACITY[name] != 1 or not len(out):
+            continue
+        i = int(np.argmax(probs[:, k]))
+        if probs[i, k] >= hold:
+            others = np.arange(len(out)) != i
+            out[others, k] = 0.0
+    out /= np.maximum(out.sum(1, keepdims=True), 1e-9)
+    return out.astype(probs.dtype)
 
 
 def _peaks(dist: np.ndarray, min_value: float, min_sep: float) -> list[np.ndarray]:

@@ -30,8 +30,11 @@ from calibration.profile import Calibration
 log = logging.getLogger(__name__)
 
 ROOT = Path(__file__).resolve().parents[2]
-#: The committed model.
-MODEL_PATH = ROOT / "models" / "ball_classifier.onnx"
+#: The committed model: shipped in the package (``tracker/perception/models``, a link to the
+#: checkout's ``models/`` that a wheel build copies), else the checkout's.
+MODEL_PATH = next((p for p in (Path(__file__).resolve().parent / "models" / "ball_classifier.onnx",
+                               ROOT / "models" / "ball_classifier.onnx") if p.is_file()),
+                  ROOT / "models" / "ball_classifier.onnx")
 #: Crop side, px (the network's input is CROP_SIZE x CROP_SIZE x 3).
 CROP_SIZE = 24
 #: A crop spans this many ball radii across, centred on the candidate (the ball fills half).

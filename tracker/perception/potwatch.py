@@ -17,6 +17,7 @@ import cv2
 import numpy as np
 
 from calibration.auto import calibrate_best
+from calibration.io import MediaError, check_video_file
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker.perception.learned import make_detector
@@ -62,7 +63,7 @@ def _sample(cap: cv2.VideoCapture, n_frames: int, k: int) -> list[np.ndarray]:
 def watch_pots(path: str | Path, table: TableGeometry | None = None,
                calibration: Calibration | None = None, samples: int = 8,
                scale: float = 1.0, config: TrackerConfig | None = None,
-               detector: str = "colour") -> ClipPots:
+               detector: str = "auto") -> ClipPots:
     """Pots in the clip at ``path``.
 
     Args:
@@ -71,9 +72,10 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
         samples: frames spread over the clip for calibration and colour learning.
         scale: detector working scale (1.0 for 720p broadcast, where far balls are ~6 px).
         config: tracker behaviour.
-        detector: ``colour`` (the default here: on the real broadcast clips the learned
-            detector loses clip 6's fast cue ball, 11 of 12 against 12 of 12), ``learned`` or
-            ``auto`` (:func:`tracker.perception.learned.resolve`).
+        detector: ``auto`` (the default: the learned detector on a TV-angle view, the colour
+            one overhead, :func:`tracker.perception.learned.resolve`; both call the 12 real
+            broadcast clips right, docs/ACCURACY.md "Detectors side by side"), ``colour`` or
+            ``learned``.
 
     Raises:
         ClipError: unreadable clip, or no table in any sampled frame.
@@ -81,14 +83,20 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
     from calibration.finder import TableNotFound
 
     p = Path(path)
+    try:
+        check_video_file(p)
+    except MediaError as exc:
+        raise ClipError(str(exc)) from None
     cap = cv2.VideoCapture(str(p))
-    if not p.exists() or not cap.isOpened():
+    if not cap.isOpened():
         raise ClipError(f"{p}: cannot open the video (missing, unsupported codec or damaged)")
     fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
     n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
     frames = _sample(cap, n, samples)
     if not frames:
         raise ClipError(f"{p}: the video has no readable frame")
+    if calibration is not None:
+        calibration.check_image_size((frames[0].shape[1], frames[0].shape[0]), str(p))
     table = table or (calibration.table if calibration else TableGeometry.standard())
     if calibration is None:
         try:

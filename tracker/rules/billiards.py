@@ -34,7 +34,14 @@ from tracker.rules.fouls import FOULS
 from tracker.rules.options import RuleOptions
 from tracker.rules.outcome import InputResult, Outcome, build_decision, input_result
 from tracker.rules.state import Decision, Foul, FrameState, PendingFoul, Phase, Position, Respot
-from tracker.rules.stroke import StrokeFacts, illegal_jumps, read_stroke, record_warnings
+from tracker.rules.stroke import (
+    StrokeFacts,
+    check_events,
+    check_positions,
+    illegal_jumps,
+    read_stroke,
+    record_warnings,
+)
 
 #: Every foul costs this, and no more in one stroke (EB S3 R15); so does a miss (R16).
 FOUL_POINTS = 2
@@ -214,6 +221,8 @@ class EnglishBilliardsRules:
         return self._after_stroke(s)
 
     def _begin(self, st: FrameState, shot: Shot) -> _Stroke:
+        check_events(shot.events, shot.shot)
+        check_positions(shot, self.table.length, self.table.width)
         notes: list[str] = []
         review = list(shot.needs_review)
         st, out_of_turn = self._resolve_striker(st, shot, review)
@@ -411,7 +420,7 @@ class EnglishBilliardsRules:
         continues = points > 0
         striker, turn = (st.striker, st.turn) if continues else st.pass_turn()
         nxt = replace(st, scores=(scores[0], scores[1]), on_table=on_table, positions=positions,
-                      striker=striker, turn=turn, shots=st.shots + 1, game=g2,
+                      striker=striker, turn=turn, resume=None, shots=st.shots + 1, game=g2,
                       break_points=st.break_points + points if continues else 0,
                       pending=None, free_ball=False)
         nxt, extra = self._touching_ball(nxt, s)
@@ -614,7 +623,7 @@ class EnglishBilliardsRules:
         scores[1 - st.striker] += FOUL_POINTS
         striker, turn = st.pass_turn()
         options = ("play", "spot_balls")
-        nxt = replace(base, scores=(scores[0], scores[1]), striker=striker, turn=turn,
+        nxt = replace(base, scores=(scores[0], scores[1]), striker=striker, turn=turn, resume=None,
                       break_points=0, game=st.game.reset_break(), pending=_pending(st, options),
                       cue_in_hand=st.game.cue_of[striker] not in st.on_table)
         out = Outcome(fouls=tuple(s.fouls), penalty=FOUL_POINTS, points={1 - st.striker: FOUL_POINTS},
@@ -633,7 +642,7 @@ class EnglishBilliardsRules:
         review.append(f"{name} played but {st.player} was due: playing out of turn, a foul (EB S3 "
                       "R14); check the record's striker")
         turn = st.order.index(name) if name in st.order else st.turn
-        return replace(st, striker=side, turn=turn), True
+        return st.played_out_of_turn(side, turn), True
 
     def _named(self, pos: Mapping[str, Position] | None, shot: Shot) -> dict[str, Position] | None:
         """Positions with the ball names of this set (``spot_white`` -> ``spot``), checked."""
@@ -731,4 +740,4 @@ class EnglishBilliardsRules:
 
 
 def _pending(st: FrameState, options: tuple[str, ...]) -> PendingFoul:
-    return PendingFoul(st.striker, options, None, False, st.turn)
+    return PendingFoul(st.striker, options, None, False, st.turn, st.resume)

@@ -103,6 +103,9 @@ _KINDS = [
     FoulKind("foul_before_stroke", "C31", "S3 R10(b)(vi), R14(d)", Group.B,
              "foul before the stroke: the {ball} was moved"),
     FoulKind("slow_play", "H17", "S4 R1", Group.A, "slow play"),
+    # Snookerpool (004 Fouls, digest D39): the ball in hand touched with the tip of the cue.
+    FoulKind("tip_on_ball_in_hand", "D39", "004 Fouls", Group.A,
+             "the tip of the cue touched the cue ball in hand"),
     # English billiards (002 "The Official Rules of English Billiards", EB; 000 "Snooker - 1
     # red"): every foul costs 2 points.
     FoulKind("coup", "EB", "EB S2 R17, S3 R16", Group.A,

@@ -24,10 +24,16 @@ def decide_winner(st: FrameState) -> int | None:
     return 0 if st.scores[0] > st.scores[1] else 1
 
 
+def aggregate_leader(st: FrameState) -> int | None:
+    """The side ahead on the match aggregate (earlier frames plus this one), None if level."""
+    a, b = st.context.carried
+    total = (a + st.scores[0], b + st.scores[1])
+    return None if total[0] == total[1] else (0 if total[0] > total[1] else 1)
+
+
 def aggregate_level(st: FrameState) -> bool:
     """The match aggregate (earlier frames plus this one) is level."""
-    a, b = st.context.carried
-    return a + st.scores[0] == b + st.scores[1]
+    return aggregate_leader(st) is None
 
 
 class FrameEndRules:
@@ -61,6 +67,11 @@ class FrameEndRules:
         notes = [] if winner is not None else [
             "scores level with aggregate scoring: the frame ends drawn and its points count to the "
             "aggregate (R4(a)(ii))"]
+        if reason == self.end_reasons[1] and nxt.context.aggregate:
+            # R4(c): the re-spotted black settles the level aggregate; who wins it wins.
+            winner = aggregate_leader(nxt)
+            notes = [f"{nxt.players[winner]} wins the re-spotted black: the aggregate is no longer "
+                     "level (R4(c))"] if winner is not None else []
         over = replace(nxt, frame_over=True, winner=winner, phase=Phase.OVER, end_reason=reason,
                        pending=None, free_ball=False)
         return over, notes, ()

@@ -91,6 +91,7 @@ class InputRules:
         """The offender plays the next stroke; the order of play is unchanged (R17(c))."""
         assert st.pending is not None
         return replace(st, striker=st.pending.offender, turn=st.pending.offender_turn,
+                       resume=st.pending.offender_resume,
                        free_ball=False, pending=None, miss=MissState())
 
     def _opt_replace(self, st: FrameState, inp: OperatorInput) -> Handled:
@@ -101,7 +102,9 @@ class InputRules:
         warned = st.miss.warned or (self._limit_counts(st.miss)  # type: ignore[attr-defined]
                                     and st.miss.count >= self.miss_limit - 1)
         nxt = replace(st, striker=st.pending.offender, turn=st.pending.offender_turn,
-                      positions=self._replaced_positions(st), phase=snap.phase,
+                      resume=st.pending.offender_resume,
+                      positions=self._replaced_positions(st), on_table=snap.on_table,
+                      phase=snap.phase,
                       seq_colour=snap.seq_colour if snap.phase == Phase.SEQ else st.seq_colour,
                       last_red_colour=snap.last_red_colour, cue_in_hand=snap.cue_in_hand,
                       in_hand_area="D", free_ball=snap.free_ball, pending=None, replaced=True,
@@ -115,14 +118,15 @@ class InputRules:
 
     @staticmethod
     def _replaced_positions(st: FrameState) -> dict[str, Any] | None:
-        """The snapshot's positions for the balls still on the table (C33), the rest where
-        they lie."""
+        """C33, R14(f): every ball back where it was before the missed stroke, a ball potted
+        in it included (R3(h) names R14(f) among the exceptions to "reds are not replaced");
+        a ball the snapshot does not place stays where it lies."""
         snap = st.pending.snapshot if st.pending else None
         if snap is None or snap.positions is None:
             return None
-        pos = {b: p for b, p in snap.positions.items() if b == "white" or b in st.on_table}
+        pos = {b: p for b, p in snap.positions.items() if b == "white" or b in snap.on_table}
         for b, p in (st.positions or {}).items():
-            if b not in pos and b != "white":
+            if b not in pos and b != "white" and b in snap.on_table:
                 pos[b] = p
         return pos
 

@@ -194,10 +194,10 @@ class Match:
 
     def _ruleset(self, rec: FrameStart) -> Ruleset:
         table = None
-        if rec.table:
-            table = TableGeometry.of_size(rec.table["length"], rec.table["width"],
-                                          rec.table.get("ball_diameter", 52.5))
         try:
+            if rec.table:
+                table = TableGeometry.of_size(rec.table["length"], rec.table["width"],
+                                              rec.table.get("ball_diameter", 52.5))
             return get_ruleset(rec.ruleset, rec.options, table)
         except ValueError as exc:
             raise RuleError(str(exc)) from None

@@ -45,8 +45,13 @@ class MissRules:
         return self._miss_sequence(s)
 
     def _is_failure(self, s: _Stroke) -> bool:
-        """C28: the striker failed to hit a ball on first (a touching ball on is a hit)."""
-        return any(f.code in FAILURE_CODES for f in s.fouls) and not s.deemed
+        """C28: the striker failed to hit a ball on first (a touching ball on is a hit). A red
+        (the ball on) hit before the nominated free ball is a foul (R12(b)(i)) but no failure
+        to hit a ball on (R12(d), C09)."""
+        codes = {f.code for f in s.fouls} & FAILURE_CODES
+        if codes == {"free_ball_not_hit_first"} and s.first <= s.ctx.on_first:
+            return False
+        return bool(codes) and not s.deemed
 
     def _only_last_ball(self, st: FrameState) -> bool:
         return st.on_table == frozenset({self.last_ball}) or st.phase == Phase.RESPOTTED_BLACK
@@ -59,11 +64,9 @@ class MissRules:
             s.notes.append("failure again from the replaced position after a full-ball miss: foul "
                            "and a miss regardless of the score (R14(c))")
             return True
-        if self._points_equal_difference(s.st, after):
-            s.notes.append("no miss: the points available equal the points difference "
-                           "(R14(b)(ii), (e))")
-            return False
         clear = self._clear_path(s)
+        if self._points_equal_difference(s.st, after):
+            return self._miss_with_points_equal(s, bool(clear), judged)
         snookers = self._snookers_needed(s.st) or self._snookers_needed(after)
         if clear and not snookers:
             s.notes.append(f"clear path to the {clear}: foul and a miss (R14(b))")
@@ -75,6 +78,19 @@ class MissRules:
             s.notes.append("foul and a miss by the referee's judgement (S2 R21)")
             return True
         s.notes.append(self._no_miss_reason(clear, snookers))
+        return False
+
+    @staticmethod
+    def _miss_with_points_equal(s: _Stroke, clear: bool, judged: bool | None) -> bool:
+        """R14(b)(ii), (e): the points available equal the difference. With a clear path the
+        automatic miss is excused only if the referee is satisfied it was not intentional (his
+        ``miss: true`` says he is not); without one a discretionary miss is not allowed."""
+        if clear and judged:
+            s.notes.append("points available equal the difference, but the referee judges the "
+                           "miss intentional: foul and a miss (R14(b)(ii))")
+            return True
+        s.notes.append("no miss: the points available equal the points difference "
+                       "(R14(b)(ii), (e))")
         return False
 
     @staticmethod

@@ -82,7 +82,8 @@ def next_turn(after: FrameState) -> tuple[str | None, str | None]:
 
 def build_decision(rules: Referee, before: FrameState, shot: int | None, out: Outcome,
                    after: FrameState) -> Decision:
-    """The decision on a stroke: ``out`` called on ``before``, leading to ``after``."""
+    """The decision on a stroke: ``out`` called on ``before``, leading to ``after``. Once the
+    frame is over no ball is placed and nothing is offered (R4(a))."""
     touching, touch_note = rules.touching_call(after)
     over = after.frame_over
     side, person = next_turn(after)
@@ -95,7 +96,7 @@ def build_decision(rules: Referee, before: FrameState, shot: int | None, out: Ou
         break_points=after.break_points if out.break_points is None else out.break_points,
         next_striker=side, next_player=person, ball_on=rules.ball_on_label(after),
         free_ball=out.free_ball and not over, miss=out.miss, options=() if over else out.options,
-        respots=out.respots, frame_over=over,
+        respots=() if over else out.respots, frame_over=over,
         winner=after.players[after.winner] if after.winner is not None else None,
         potted=out.potted, nominated=out.nominated, free_ball_nominated=out.free_ball_nominated,
         touching=touching, points_remaining=rules.points_remaining(after),

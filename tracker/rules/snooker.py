@@ -47,6 +47,8 @@ from tracker.rules.state import (
 )
 from tracker.rules.stroke import (
     StrokeFacts,
+    check_events,
+    check_positions,
     cue_contacts,
     first_group,
     illegal_jumps,
@@ -182,6 +184,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
     foul_options: ClassVar[tuple[str, ...]] = ("play", "play_again")
     in_hand_after_foul: ClassVar[str | None] = None
     break_area: ClassVar[str] = "D"
+    #: The tip touching the cue ball in hand is a foul (Snookerpool), not "no stroke" (R5(b)).
+    tip_on_ball_in_hand_foul: ClassVar[bool] = False
     last_ball: ClassVar[str] = "black"
     phase_labels: ClassVar[dict[Phase, str]] = {Phase.RED: "red", Phase.COLOUR_CHOICE: "colour"}
     #: Options (``RuleOptions`` names) this game reads; setting another one is an error.
@@ -405,13 +409,16 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         notes: list[str] = []
         review: list[str] = list(shot.needs_review)
         st, out_of_turn = self._resolve_striker(st, shot, notes, review)
+        check_events(shot.events, shot.shot, self.balls.generic_red)
+        check_positions(shot, self.table.length, self.table.width)
         events = self._resolve_events(st, shot)
-        if shot.operator.not_a_stroke:
+        tip_foul = shot.operator.not_a_stroke and st.cue_in_hand and self.tip_on_ball_in_hand_foul
+        if shot.operator.not_a_stroke and not tip_foul:
             notes.append("not a stroke (H20): the tip touched the cue ball while placing it")
             return self._unchanged(st, shot, (), notes, review)
         s = self._begin(st, shot, events, notes, review)
         s.out_of_turn = out_of_turn
-        if s.facts.strike is None:
+        if s.facts.strike is None or tip_foul:
             return self._before_stroke(s)
         self._call_fouls(s)
         if shot.operator.lip_would_be_hit:
@@ -868,8 +875,11 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             phase, seq = self._next_turn_phase(st, t.on_table)
             striker, turn = st.pass_turn()
             nxt = replace(st, break_points=0, phase=phase, seq_colour=seq, last_red_colour=False,
-                          striker=striker, turn=turn, last_colour_scored=None, **common)
-        nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=False, scored=pts > 0)
+                          striker=striker, turn=turn, resume=None, last_colour_scored=None,
+                          **common)
+        # A non-striker's foul is a foul for the end of the frame (S2 R5, R4(a)).
+        nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=bool(s.nonstriker),
+                                                         scored=pts > 0)
         out = Outcome(points={st.striker: pts}, potted=s.facts.potted,
                       respots=_merged(t.respots, end_respots), nominated=s.ctx.nominated,
                       free_ball_nominated=s.ctx.fb, break_points=break_points,
@@ -908,7 +918,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         area = self.in_hand_after_foul or "D"
         nxt = replace(st, scores=t.scores, break_points=0, phase=phase, seq_colour=seq,
                       last_red_colour=False, on_table=t.on_table, positions=t.positions,
-                      striker=striker, turn=turn, cue_in_hand=in_hand, in_hand_area=area,
+                      striker=striker, turn=turn, resume=None, cue_in_hand=in_hand, in_hand_area=area,
                       free_ball=False, pending=None, miss=miss_state, replaced=False,
                       shots=st.shots + 1, last_colour_scored=None, awaiting_lots=False,
                       last_respots=tuple(r.ball for r in t.respots))
@@ -918,7 +928,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         options = self._options_after_foul(miss)
         nxt, options = self._apply_miss_limit(nxt, s, miss, options)
         if not nxt.frame_over:
-            pending = PendingFoul(st.striker, options, self._snapshot(s), fb, st.turn)
+            pending = PendingFoul(st.striker, options, self._snapshot(s), fb, st.turn, st.resume)
             nxt = replace(nxt, free_ball=fb, pending=pending)
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         out = Outcome(fouls=tuple(s.fouls), penalty=t.penalty, points={1 - st.striker: t.penalty},
@@ -977,7 +987,8 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return self._play_again(st), False
         review.append(f"{name} played but {st.player} was due: playing out of turn (R10(a)(iv), "
                       "S2 R5, S3 R17(c)); check the record's striker")
-        return self._set_striker(st, OperatorInput(InputKind.STRIKER, player=name), "striker"), True
+        named = self._set_striker(st, OperatorInput(InputKind.STRIKER, player=name), "striker")
+        return st.played_out_of_turn(named.striker, named.turn), True
 
     def _resolve_events(self, st: FrameState, shot: Shot) -> list[Event]:
         """Check every ball named exists and is on the table; map generic ``red`` ids."""

@@ -77,6 +77,7 @@ class SnookerpoolRules(SnookerRules):
     foul_options: ClassVar[tuple[str, ...]] = ("ball_in_hand",)
     in_hand_after_foul: ClassVar[str | None] = "table"
     break_area: ClassVar[str] = "kitchen"
+    tip_on_ball_in_hand_foul: ClassVar[bool] = True
     last_ball: ClassVar[str] = "15"
     phase_labels: ClassVar[dict[Phase, str]] = {Phase.RED: "solid", Phase.COLOUR_CHOICE: "stripe"}
     end_reasons: ClassVar[tuple[str, str]] = ("last_ball", "last_ball")
@@ -150,12 +151,11 @@ class SnookerpoolRules(SnookerRules):
 
     # ------------------------------------------------------------------ the differences
     def _penalty_of(self, kind: FoulKind, v_on: int | None, concerned: tuple[int, ...]) -> int:
-        """004 Penalty Values: the highest of 4, the ball on and every ball involved; 8 before
-        a stripe is nominated after a solid."""
-        group = Group.D if kind.group is Group.D else Group.B
-        pen = penalty(group, v_on, concerned, maximum=MAX_PENALTY,
-                      undetermined=FOUL_BEFORE_NOMINATION)
-        return max(7, pen) if group is Group.D else pen
+        """004 Penalty Values: every foul the highest of 4, the ball on and every ball
+        involved (no 7-point fouls as in snooker); 8 before a stripe is nominated after a
+        solid."""
+        return penalty(Group.B, v_on, concerned, maximum=MAX_PENALTY,
+                       undetermined=FOUL_BEFORE_NOMINATION)
 
     def _rule_of(self, kind: FoulKind) -> str:
         return "Snookerpool: Fouls"

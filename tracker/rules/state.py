@@ -6,7 +6,7 @@ Everything here is immutable; the engine is a pure function
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -77,6 +77,8 @@ class PendingFoul:
         snapshot: the table before the foul stroke, for ``replace``.
         free_ball: the incoming player has a free ball if he plays.
         offender_turn: the offender's place in the four-handed order (``FrameState.order``).
+        offender_resume: where the turn passes after the offender's next turn, when he had
+            played out of turn (``FrameState.resume``).
     """
 
     offender: int
@@ -84,6 +86,7 @@ class PendingFoul:
     snapshot: Snapshot | None
     free_ball: bool
     offender_turn: int = 0
+    offender_resume: int | None = None
 
 
 @dataclass(frozen=True)
@@ -149,6 +152,8 @@ class FrameState:
         in_hand_area: where the cue ball in hand may be placed: ``D`` (snooker, billiards),
             ``kitchen`` (Snookerpool break and tie-break) or ``table`` (anywhere: after a
             Snookerpool foul, the annex's ``ball_anywhere``).
+        resume: four-handed: the place in ``order`` the turn passes to when the current
+            striker's turn ends, set when a player plays out of turn (R17(c)); None: the next.
     """
 
     ruleset: str
@@ -181,6 +186,7 @@ class FrameState:
     awaiting_lots: bool = False
     game: Any = None
     in_hand_area: str = "D"
+    resume: int | None = None
 
     @property
     def opponent(self) -> int:
@@ -206,9 +212,23 @@ class FrameState:
         return self.breaker
 
     def pass_turn(self) -> tuple[int, int]:
-        """(striker, turn) after the turn passes to the other side (and the next player)."""
-        turn = (self.turn + 1) % len(self.order) if self.order else 0
+        """(striker, turn) after the turn passes to the other side: the next player in the
+        order, or the one ``resume`` names after a player out of turn. The caller clears
+        ``resume``."""
+        if not self.order:
+            return 1 - self.striker, 0
+        turn = self.resume if self.resume is not None else (self.turn + 1) % len(self.order)
         return 1 - self.striker, turn
+
+    def played_out_of_turn(self, side: int, turn: int) -> FrameState:
+        """The state with ``order[turn]`` (of ``side``) striking out of turn (S2 R5, R17(c)).
+        The order of play is kept: a partner of the player due took his turn, who loses it
+        (the turn then passes as if the due player had played); a player of the other side
+        plays outside the order (the player due plays after him)."""
+        if not self.order:
+            return replace(self, striker=side, turn=turn)
+        after = (self.turn + 1) % len(self.order) if side == self.striker else self.turn
+        return replace(self, striker=side, turn=turn, resume=after)
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from tracker.records.shot import Event, EventType
+from tracker.records.shot import Event, EventType, Shot
+from tracker.rules.errors import RuleError
 
 #: Contacts this close before the strike (s) still count as after it (timestamps are rounded).
 STRIKE_EPS_S = 1e-9
@@ -90,6 +91,63 @@ def first_group(contacts: Sequence[Event], cue: str, simultaneous_s: float) -> f
     t_first = contacts[0].t
     return frozenset(b for e in contacts if e.t - t_first <= simultaneous_s
                      for b in e.balls if b != cue)
+
+
+#: Event kinds that name no ball.
+_NO_BALL = frozenset({EventType.AT_REST})
+#: Event kinds by which a ball leaves the table.
+_LEAVES = frozenset({EventType.POT, EventType.OFF_TABLE})
+
+
+def check_events(events: Sequence[Event], shot: int, generic: str | None = None) -> None:
+    """Refuse a record that cannot describe a stroke, rather than call it: events out of time
+    order, an event that names no ball, a ball meeting itself, a ball that leaves the table
+    twice, a ball met after it left the table (within the stroke). ``generic``: a name that
+    stands for any ball of a group (``red``), exempt from the last two checks.
+
+    Raises:
+        RuleError: naming the shot and what is wrong.
+    """
+    gone: dict[str, float] = {}
+    t0 = next((e.t for e in events if e.type == EventType.STRIKE), -math.inf)
+    for prev, e in zip((None, *events), events, strict=False):
+        if prev is not None and e.t < prev.t - STRIKE_EPS_S:
+            raise RuleError(f"shot {shot}: events are not in time order ({e.type} at {e.t:g} s "
+                            f"after {prev.type} at {prev.t:g} s); sort them by time")
+        if e.type not in _NO_BALL and not e.balls:
+            raise RuleError(f"shot {shot}: a {e.type} event names no ball; add its \"ball\"")
+        if e.type == EventType.CONTACT and len(set(e.balls)) < len(e.balls):
+            raise RuleError(f"shot {shot}: a contact of the {e.balls[0]} with itself")
+        met = [b for b in e.balls if b in gone and b != generic] \
+            if e.type == EventType.CONTACT else []
+        if met:
+            raise RuleError(f"shot {shot}: the {met[0]} is met at {e.t:g} s, after it left the "
+                            "table")
+        if e.type in _LEAVES and e.t >= t0 - STRIKE_EPS_S and e.ball != generic:
+            if e.ball in gone:
+                raise RuleError(f"shot {shot}: the {e.ball} leaves the table twice")
+            gone[e.ball] = e.t
+
+
+#: A position further than this outside the cushion faces is no place on the table, mm (beyond
+#: any rail; a ball left on the rail is an ``off_table`` event, not a position).
+OFF_TABLE_MARGIN_MM = 300.0
+
+
+def check_positions(shot: Shot, length: float, width: float) -> None:
+    """Refuse positions that lie off the table altogether (a wrong unit or calibration).
+
+    Raises:
+        RuleError: naming the shot, the ball and where it was put.
+    """
+    m = OFF_TABLE_MARGIN_MM
+    for name, pos in (("positions_before", shot.positions_before),
+                      ("positions_after", shot.positions_after)):
+        for ball, (x, y) in (pos or {}).items():
+            if not (-m <= x <= width + m and -m <= y <= length + m):
+                raise RuleError(f"shot {shot.shot}: {name} puts the {ball} at ({x:g}, {y:g}) mm, "
+                                f"off the {width:g} x {length:g} mm table: positions are table "
+                                "millimetres (docs/SHOT-RECORD.md)")
 
 
 def read_stroke(events: Sequence[Event], cue: str, simultaneous_s: float,

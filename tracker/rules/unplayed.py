@@ -87,10 +87,13 @@ class UnplayedRules:
         who stays at the table with what he had (options, free ball); the ball is put back."""
         st = s.st
         nxt = self._with_non_striker_penalty(s, fouls)
+        nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         pen = max(f.penalty for f in fouls)
-        out = Outcome(fouls=tuple(fouls), penalty=pen, points={st.striker: pen}, respots=respots,
+        out = Outcome(fouls=tuple(fouls), penalty=pen, points={st.striker: pen},
+                      respots=_merged(respots, end_respots),
                       options=st.pending.options if st.pending else (), free_ball=st.free_ball,
-                      nominated=s.ctx.nominated, notes=tuple(s.notes), review=tuple(s.review))
+                      nominated=s.ctx.nominated, notes=(*s.notes, *end_notes),
+                      review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
     def _put_back_between_strokes(self, s: _Stroke, respots: tuple[Respot, ...]
@@ -120,7 +123,13 @@ class UnplayedRules:
         return [cue, *changed] if changed else []
 
     def _fouls_before_stroke(self, s: _Stroke) -> list[Foul]:
+        """The striker's fouls in a record whose stroke was not made: a ball he moved, the
+        fouls the referee entered, the tip on the ball in hand (Snookerpool)."""
         out = []
+        if s.shot.operator.not_a_stroke:
+            tip = FOULS["tip_on_ball_in_hand"]
+            out.append(Foul(tip.code, tip.rule, tip.digest, tip.message,
+                            self._penalty_of(tip, s.ctx.v_on, ())))
         k = FOULS["foul_before_stroke"]
         for e in s.shot.events:
             if e.type == EventType.DISTURBED and e.by == "striker":
@@ -156,12 +165,12 @@ class UnplayedRules:
         striker, turn = st.pass_turn()
         nxt = replace(st, scores=(scores[0], scores[1]), break_points=0, phase=phase, seq_colour=seq,
                       last_red_colour=st.last_red_colour if st.replaced else False, striker=striker,
-                      turn=turn, free_ball=False, miss=miss_state, replaced=False,
+                      turn=turn, resume=None, free_ball=False, miss=miss_state, replaced=False,
                       last_colour_scored=None)
         nxt = self._cue_ball_after_foul_before_stroke(s, nxt)
         fb, eff = self._free_ball_test(nxt, s.notes)
         nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, self._snapshot(s),
-                                                             fb, st.turn))
+                                                             fb, st.turn, st.resume))
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         out = Outcome(fouls=tuple(fouls), penalty=pen, points={1 - st.striker: pen},
                       respots=_merged(respots, end_respots),
@@ -230,12 +239,14 @@ class UnplayedRules:
         striker, turn = st.pass_turn()
         phase, seq = self._next_turn_phase(st, st.on_table)
         nxt = replace(base, scores=(scores[0], scores[1]), break_points=0, striker=striker, turn=turn,
+                      resume=None,
                       phase=phase, seq_colour=seq, last_red_colour=False, free_ball=False,
                       miss=MissState(), replaced=False, last_colour_scored=None,
                       cue_in_hand=st.cue_in_hand or self.in_hand_after_foul is not None)
         fb, eff = self._free_ball_test(nxt, s.notes)
         options = self.foul_options
-        nxt = replace(nxt, free_ball=fb, pending=PendingFoul(st.striker, options, None, fb, st.turn))
+        nxt = replace(nxt, free_ball=fb,
+                      pending=PendingFoul(st.striker, options, None, fb, st.turn, st.resume))
         s.notes.append("foul in the stroke: the penalty stands, no miss (R9(b)(ii))")
         out = Outcome(fouls=tuple(s.fouls), penalty=pen, points={1 - st.striker: pen}, options=options,
                       free_ball=fb, effective=eff, replace_positions=s.pre, replay=True,

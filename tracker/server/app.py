@@ -113,8 +113,9 @@ class LiveState:
                               "review": banner.review, "amended": banner.amended,
                               "emitted": d["emitted"]})
         console = store.console_requests(run["id"], 8)
-        return {"run": {k: run[k] for k in ("id", "video", "status", "started", "video_t",
-                                            "video_frames", "stale")},
+        return {"run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
+                                               "video_frames", "stale")},
+                        "warning": (run["summary"] or {}).get("warning")},
                 "board": board.to_dict(), "calls": calls[-RECENT_CALLS:][::-1],
                 "console": [{"id": c["id"], "action": c["action"], "status": c["status"],
                              "message": (c["result"] or {}).get("message", "")} for c in console],

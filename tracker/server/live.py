@@ -134,6 +134,9 @@ class ConsoleBridge(RunListener):
         writer: the run's store writer (its connection is used on the processing thread).
     """
 
+    #: a resumed run takes console requests only once it has caught up (tracker.resume)
+    resume_holds_back = True
+
     def __init__(self, writer: StoreWriter):
         self.writer = writer
         self.waiting: dict[int, int] = {}  # id(OperatorInput) -> console request id

@@ -67,7 +67,7 @@ SCOREBOARD = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 live(st=>{{$('#bar').innerHTML=bar(st);$('#info').innerHTML=info(st);
  const c=st.calls[0];$('#banner').innerHTML=c?`<div class="banner ${{c.kind}}" id="last-call" data-seq="${{c.seq}}"><div class="h">${{esc(c.head)}}</div><div class="sub">${{esc(c.sub)}}</div></div>`:'';
  $('#calls').innerHTML=calls(st,12);
- const r=st.run;$('#runinfo').textContent=r?` · ${{r.status==='running'?(r.stale?'stopped':'live'):'finished'}} · video ${{(r.video_t||0).toFixed(1)}} s`:'';}});
+ const r=st.run;$('#runinfo').textContent=r?` · ${{r.status==='running'?(r.stale?'stopped':'live'):r.status}} · video ${{(r.video_t||0).toFixed(1)}} s${{r.warning?' · '+r.warning:''}}`:'';}});
 </script></body></html>"""
 
 OVERLAY = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Overlay</title>

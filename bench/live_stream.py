@@ -1,0 +1,192 @@
+"""Live stream: a sample served from this machine at its own rate, refereed as it comes.
+
+    python bench/live_stream.py [--via http|pipe] [--video sample_videos/overhead_frame.mp4]
+
+ffmpeg (the binary imageio-ffmpeg ships) serves the sample, preceded by PAD_S seconds of its
+first frame (a camera that streams before play starts, while the run learns the table), at
+its own frame rate (``-re``): over HTTP (``-listen 1``, MPEG-TS, the H.264 copied; the run
+reads the URL like a camera's) or as raw BGR frames on a pipe. The run is
+``process_video(URL or pipe, ...)`` in this process with the sample's operator inputs.
+
+Measured, on the machine's monotonic clock:
+
+- lag: for every frame processed, the time from its arrival to the end of its processing
+  (median, worst): "no backlog" means the lag stays bounded, a frame or two;
+- call latency: for every stroke, from the arrival of the frame in which the last ball of
+  the stroke stops moving (ground truth of the synthetic clip) to its call printed
+  (``on_call``); and the pipeline's own part: from the arrival of the frame that ended the
+  stroke (the tracker's rest plus the stroke detector's settle time after the stop) to the
+  call.
+
+Writes the "Live stream" section of docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import gzip
+import json
+import os
+import platform
+import re
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+PAD_S = 5.0
+
+
+def _ffmpeg() -> str:
+    import imageio_ffmpeg
+
+    return imageio_ffmpeg.get_ffmpeg_exe()
+
+
+def padded(video: Path, work: Path, fps: float) -> Path:
+    """The video after PAD_S s of its first frame (H.264, a key frame every second)."""
+    out = work / f"{video.stem}-padded.mp4"
+    if not out.exists():
+        subprocess.run([_ffmpeg(), "-loglevel", "error", "-y", "-i", str(video), "-vf",
+                        f"tpad=start_duration={PAD_S}:start_mode=clone", "-c:v", "libx264",
+                        "-preset", "veryfast", "-crf", "18", "-g", str(int(fps)),
+                        "-pix_fmt", "yuv420p", str(out)], check=True)
+    return out
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--video", default=str(ROOT / "sample_videos" / "overhead_frame.mp4"))
+    ap.add_argument("--via", choices=("http", "pipe"), default="http")
+    ap.add_argument("--no-docs", action="store_true", help="print only")
+    a = ap.parse_args()
+
+    from tracker.live import RawPipeSource
+    from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
+
+    video = Path(a.video)
+    with gzip.open(video.with_suffix(".gt.json.gz")) as fh:
+        gt = json.loads(fh.read())
+    fps = float(gt["summary"]["fps"])
+    stops: dict[int, float] = {}
+    for f in gt["frames"]:
+        if any(b["moving"] for b in f["balls"].values()):
+            stops[f["shot"]] = f["t"]
+    work = Path(tempfile.gettempdir()) / "snooker-live-stream"
+    work.mkdir(exist_ok=True)
+    src_file = padded(video, work, fps)
+    log = video.with_suffix(".log.jsonl")
+
+    arrived: dict[int, float] = {}
+    lags: list[float] = []
+    lag_at: list[tuple[float, float]] = []
+    calls: list[tuple[float, int, int]] = []  # (time, shot, frame index that ended it)
+
+    startup = []
+
+    class Clock(RunListener):
+        def on_frame(self, run, view):
+            now = time.monotonic()
+            if view.frame.arrived is not None:
+                arrived[view.frame.index] = view.frame.arrived
+                if not startup:  # the first frame waited for the calibration
+                    startup.append(now - view.frame.arrived)
+                    return
+                lags.append(now - view.frame.arrived)
+                lag_at.append((now - view.frame.arrived, view.frame.t))
+
+    clock = Clock()
+    state = {"run": None}
+
+    class Grab(RunListener):
+        def on_record(self, run, record, decisions):
+            state["run"] = run
+
+    def on_call(text: str) -> None:
+        m = re.match(r"Shot (\d+)", text)
+        run = state["run"]
+        if m and run is not None and run.strokes.prev is not None:
+            calls.append((time.monotonic(), int(m.group(1)), run.strokes.prev.frame))
+
+    port = _free_port()
+    if a.via == "http":
+        url = f"http://127.0.0.1:{port}/table.ts"
+        server = subprocess.Popen([_ffmpeg(), "-loglevel", "error", "-re", "-i", str(src_file),
+                                   "-c", "copy", "-f", "mpegts", "-listen", "1", url])
+        time.sleep(1.0)
+        from tracker.live import CaptureSource
+
+        source = CaptureSource(url, give_up_s=2.0)  # the served file's end: not a drop
+    else:
+        server = subprocess.Popen([_ffmpeg(), "-loglevel", "error", "-re", "-i", str(src_file),
+                                   "-f", "rawvideo", "-pix_fmt", "bgr24", "-"],
+                                  stdout=subprocess.PIPE)
+        source = RawPipeSource(server.stdout, tuple(gt["summary"]["image_size"]), fps)
+    t0 = time.monotonic()
+    cpu0 = time.process_time()
+    with tempfile.TemporaryDirectory() as out:
+        res = process_video(source, out, players=("Ann", "Bob"), progress=False,
+                            inputs=inputs_from_log(log), spoken=spoken_from_log(log),
+                            listeners=[clock, Grab()], on_call=on_call,
+                            on_note=lambda s: print(s, file=sys.stderr))
+    wall, cpu = time.monotonic() - t0, time.process_time() - cpu0
+    server.wait(timeout=30)
+
+    rows = []
+    for t_call, shot, end_frame in calls:
+        stop_idx = int(round((stops.get(shot, 0.0) + PAD_S) * fps))
+        if stop_idx not in arrived or end_frame not in arrived:
+            continue
+        rows.append((shot, t_call - arrived[stop_idx], t_call - arrived[end_frame]))
+    e2e = [r[1] for r in rows]
+    own = [r[2] for r in rows]
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    lines = [
+        "## Live stream", "",
+        f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores "
+        f"(shared with other work), commit `{commit}`, by `python bench/live_stream.py --via "
+        f"{a.via}`: `{video.name}` after {PAD_S:.0f} s of its first frame, served by ffmpeg at "
+        f"its own rate ({fps:.0f} fps, `-re`) "
+        + ("over HTTP on 127.0.0.1 (MPEG-TS, H.264 copied), read as a stream URL"
+           if a.via == "http" else "as raw BGR frames on a pipe") + ".", "",
+        f"- frames: {res.frames} in {wall:.1f} s wall, {cpu:.1f} s CPU of this process; "
+        f"{res.startup_skipped} came while the run learnt the table (before play), "
+        f"{res.skipped_frames} skipped to keep up ({res.skipped_forced} while balls moved), "
+        f"{res.dropped_frames} dropped unread, not refereed {res.not_refereed_frames}",
+        f"- start-up (calibration, learning the cloth and colours) {startup[0]:.1f} s",
+        f"- lag from a frame's arrival to the end of its processing: median "
+        f"{statistics.median(lags) * 1000:.0f} ms, worst {max(lags) * 1000:.0f} ms "
+        f"({len(lags)} frames)",
+        "- frames that waited longest (lag s at stream time s): "
+        + ", ".join(f"{lg:.2f} at {t:.1f}" for lg, t in sorted(lag_at, reverse=True)[:5]),
+        f"- strokes called {len(calls)} (score {res.score})", "",
+        "| stroke | balls stopped → call (s) | stroke ended → call (s) |", "|---|---|---|"]
+    for shot, e, o in rows:
+        lines.append(f"| {shot} | {e:.2f} | {o:.3f} |")
+    if rows:
+        lines += [f"| **median / worst** | **{statistics.median(e2e):.2f} / {max(e2e):.2f}** | "
+                  f"**{statistics.median(own):.3f} / {max(own):.3f}** |"]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    if not a.no_docs:
+        from tracker.evaluate import replace_section
+
+        replace_section(ROOT / "docs" / "BENCHMARKS.md", "Live stream", text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,168 @@
+"""Pipeline speed against the decode-only rate, measured in one run.
+
+    python bench/pipeline_speed.py [--video sample_videos/overhead_frame.mp4] [--baseline DIR]
+
+In one process, one after the other on the same file: decode only (OpenCV, every frame);
+``process_video`` as it was before change-gated detection and the decoder thread
+(``gated=False, decode_thread=False``); ``process_video`` as it is (both on). With
+``--baseline DIR`` (a checkout of an older commit) the same pipeline measurement runs on that
+code too, in a child process, between the others. Each pipeline figure is frames per second
+of wall-clock time from the first frame's processing to the end (calibration and start-up,
+once per video, reported apart). Also where each millisecond goes (per stage, per frame)
+and how often the gated detector took each path.
+
+Writes the "Pipeline speed" section of docs/BENCHMARKS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+_CHILD = r"""
+import json, sys, time
+from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
+video, log = sys.argv[1], sys.argv[2]
+first = []
+class L(RunListener):
+    def on_frame(self, run, view):
+        if not first:
+            first.append(time.perf_counter())
+t0 = time.perf_counter()
+res = process_video(video, None, players=("Ann", "Bob"), progress=False, inputs=inputs_from_log(log),
+                    spoken=spoken_from_log(log), listeners=[L()])
+t1 = time.perf_counter()
+print(json.dumps({"frames": res.times.frames, "loop_s": t1 - first[0], "startup_s": first[0] - t0,
+                  "score": res.score}))
+"""
+
+
+def decode_only(path: Path) -> tuple[int, float]:
+    import cv2
+
+    cap = cv2.VideoCapture(str(path))
+    n, t0 = 0, time.perf_counter()
+    while cap.read()[0]:
+        n += 1
+    return n, time.perf_counter() - t0
+
+
+def pipeline(path: Path, **kw) -> dict:
+    from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
+
+    log = path.with_suffix(".log.jsonl")
+    first: list[float] = []
+    runs: list = []
+
+    class L(RunListener):
+        def on_frame(self, run, view):
+            if not first:
+                first.append(time.perf_counter())
+                runs.append(run)
+
+    t0 = time.perf_counter()
+    cpu0 = time.process_time()
+    res = process_video(path, None, players=("Ann", "Bob"), progress=False,
+                        inputs=inputs_from_log(log), spoken=spoken_from_log(log), listeners=[L()],
+                        **kw)
+    t1 = time.perf_counter()
+    run = runs[0]
+    st = res.times
+    n = st.frames
+    ms = {k: 1000.0 * getattr(st, k) / n for k in ("decode", "monitor", "detect", "track",
+                                                    "events", "referee")}
+    return {"frames": n, "loop_s": t1 - first[0], "startup_s": first[0] - t0,
+            "cpu_s": time.process_time() - cpu0, "score": res.score, "shots": len(res.shots),
+            "ms": ms, "gate": run.gate.stats.as_dict() if run.gate is not None else None}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--video", default=str(ROOT / "sample_videos" / "overhead_frame.mp4"))
+    ap.add_argument("--baseline", help="a checkout of an older commit to measure too")
+    ap.add_argument("--no-docs", action="store_true")
+    a = ap.parse_args()
+    video = Path(a.video)
+
+    n_dec, dec_s = decode_only(video)
+    before = pipeline(video, gated=False, decode_thread=False)
+    base = None
+    if a.baseline:
+        out = subprocess.run([sys.executable, "-c", _CHILD, str(video),
+                              str(video.with_suffix(".log.jsonl"))], capture_output=True,
+                             text=True, env={**os.environ, "PYTHONPATH": a.baseline},
+                             cwd=a.baseline, check=True)
+        base = json.loads(out.stdout.strip().splitlines()[-1])
+    after = pipeline(video)
+    n_dec2, dec_s2 = decode_only(video)
+    dec = (n_dec + n_dec2) / (dec_s + dec_s2)
+
+    def fps(r: dict) -> float:
+        return (r["frames"] - 1) / r["loop_s"]
+
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
+                            capture_output=True, text=True).stdout.strip()
+    base_commit = ""
+    if a.baseline:
+        base_commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=a.baseline,
+                                     capture_output=True, text=True).stdout.strip()
+    lines = [
+        "## Pipeline speed", "",
+        f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores "
+        f"(shared with other work: ratios within this one run are the comparable figures), "
+        f"commit `{commit}`, by `python bench/pipeline_speed.py"
+        + (" --baseline CHECKOUT" if a.baseline else "") + f"`: `{video.name}` "
+        f"({n_dec} frames, 1080p H.264) with its operator inputs, in one process, one after the "
+        "other. Pipeline rates are frames per second of wall-clock time from the first frame's "
+        "processing to the end; decode only is the mean of a measurement before and after.", "",
+        "| run | frames per second | share of decode-only | start-up (s) | score |",
+        "|---|---|---|---|---|",
+        f"| decode only (OpenCV, every frame) | {dec:.0f} | 100 % | | |"]
+    if base:
+        lines.append(f"| whole pipeline at `{base_commit}` (before) | {fps(base):.0f} | "
+                     f"{fps(base) / dec:.0%} | {base['startup_s']:.1f} | {base['score']} |")
+    lines += [
+        f"| whole pipeline, gating and decoder thread off | {fps(before):.0f} | "
+        f"{fps(before) / dec:.0%} | {before['startup_s']:.1f} | {before['score']} |",
+        f"| **whole pipeline (change-gated detection, decoder thread)** | **{fps(after):.0f}** | "
+        f"**{fps(after) / dec:.0%}** | {after['startup_s']:.1f} | {after['score']} |", "",
+        "Where each millisecond goes (wall-clock ms per frame, in the pipeline's own thread; "
+        "`decode` is the time it waited for the next frame, which the decoder thread makes "
+        "almost nothing):", "",
+        "| stage | gating off, serial decode (ms) | as it is (ms) |", "|---|---|---|"]
+    for k in ("decode", "monitor", "detect", "track", "events", "referee"):
+        lines.append(f"| {k} | {before['ms'][k]:.2f} | {after['ms'][k]:.2f} |")
+    lines += [f"| **per frame, all in (wall clock of the loop)** | "
+              f"**{1000 * before['loop_s'] / before['frames']:.2f}** | "
+              f"**{1000 * after['loop_s'] / after['frames']:.2f}** |"]
+    g = after["gate"]
+    if g:
+        lines += ["", f"The gated detector on this clip: {g['still']:.0f} still frames (nothing "
+                  f"changed: {g['still_ms']:.2f} ms each), {g['partial']:.0f} partial (only boxes "
+                  f"around changes searched: {g['partial_ms']:.2f} ms each), {g['full']:.0f} full "
+                  f"({g['full_ms']:.1f} ms each: every 4 s, and when much changed).",
+                  f"CPU time of the whole process: {before['cpu_s']:.1f} s before, "
+                  f"{after['cpu_s']:.1f} s after (decoder thread included)."]
+    text = "\n".join(lines) + "\n"
+    print(text)
+    print(json.dumps({"decode_fps": dec, "before": before, "after": after, "baseline": base},
+                     default=float))
+    if not a.no_docs:
+        from tracker.evaluate import replace_section
+
+        replace_section(ROOT / "docs" / "BENCHMARKS.md", "Pipeline speed", text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

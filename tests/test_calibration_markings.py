@@ -1,0 +1,93 @@
+"""Calibration held to the table's markings: the colours on their spots tell the ends apart,
+the markings outvote a misread cushion, and the profile reports an accuracy measured on
+markings the fit did not use (synthetic frames, exact truth; the real stills are measured by
+bench/calibration_truth.py)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.auto import calibrate_image, fit_to_markings, refine_to_cushions
+from calibration.camera import CameraModel
+from calibration.finder import cloth_mask, cushion_lines, estimate_radial, outer_quad
+from calibration.markings import colour_score, detect_balls, marking_errors
+from calibration.profile import Calibration
+from calibration.table import STANDARD_TABLE as T
+from tracker.rules.snooker import SnookerRules
+from tracker.synth.render import Renderer, RenderStyle
+
+
+def render(cam: CameraModel) -> np.ndarray:
+    layout = SnookerRules().setup_positions()
+    layout["white"] = (1000.0, 600.0)
+    return Renderer(cam, T, RenderStyle(seed=4)).render(layout)
+
+
+def turned(cam: CameraModel) -> CameraModel:
+    """The same picture read with the table turned end for end (x -> W - x, y -> L - y)."""
+    flip = np.diag([-1.0, -1.0, 1.0])
+    return CameraModel(cam.image_size, cam.K, cam.dist, cam.R @ flip,
+                       cam.t + cam.R @ np.array([T.width, T.length, 0.0]))
+
+
+@pytest.fixture(scope="module")
+def overhead():
+    cam = CameraModel.overhead(T.length, T.width)
+    return cam, render(cam)
+
+
+def ball_error(cal: Calibration, cam: CameraModel) -> np.ndarray:
+    grid = np.array([[x, y, T.ball_radius] for x in np.linspace(60, T.width - 60, 6)
+                     for y in np.linspace(60, T.length - 60, 12)])
+    return np.linalg.norm(cal.ball_to_table(cam.project(grid)) - grid[:, :2], axis=1)
+
+
+def test_the_colours_on_their_spots_tell_the_ends_apart():
+    # a camera behind the baulk end: the markings alone used to be read by convention
+    cam = CameraModel.look_at((T.width / 2, -3300.0, 3000.0), (T.width / 2, T.length * 0.38, 0),
+                              (0, 0, 1), (1920, 1080), 38.0)
+    img = render(cam)
+    px, names = detect_balls(img, cam, T)
+    right, wrong = colour_score(cam, T, px, names), colour_score(turned(cam), T, px, names)
+    assert right >= 2.0 and wrong <= -2.0
+    cal = calibrate_image(img, T)
+    assert cal.orientation_certain and "colours" in cal.orientation
+    assert np.median(ball_error(cal, cam)) < 3.0
+
+
+def test_the_profile_reports_the_markings_held_out(overhead, tmp_path):
+    cam, img = overhead
+    cal = calibrate_image(img, T)
+    acc = cal.accuracy
+    assert acc["independent"] and not acc["poor"]
+    assert len(acc["markings"]["spots"]) >= 4 and acc["markings"]["baulk_line_points"] > 0
+    assert acc["holdout_median_mm"] < 5.0
+    # the overhead view cannot show its focal length: the lens spread is reported, not hidden
+    assert cal.focal == "assumed" and acc["focal_spread_mm"] is not None
+    assert any("held out" in n for n in cal.notes)
+    cal.save(tmp_path / "p.json")
+    back = Calibration.load(tmp_path / "p.json")
+    assert back.accuracy == cal.accuracy and back.orientation_certain
+
+
+def test_a_misread_cushion_is_outvoted_by_the_markings(overhead):
+    cam, img = overhead
+    h, w = img.shape[:2]
+    mask = cloth_mask(img)
+    _, edges = cushion_lines(img, outer_quad(mask), mask=mask)
+    kn = estimate_radial(edges, (w, h))
+    # one long cushion read 25 px outward (the rail's edge taken for the nose), as in a real
+    # overhead TV frame
+    centre = np.mean(np.concatenate(edges), 0)
+    side = int(np.argmax([np.ptp(e[:, 0]) for e in edges]))
+    out = edges[side] - centre
+    normal = np.array([0.0, np.sign(np.median(out[:, 1]))])
+    bad = [e if i != side else e + 25.0 * normal for i, e in enumerate(edges)]
+    cal0 = calibrate_image(img, T)
+    start = refine_to_cushions(cal0.camera, bad, T, kn, fit_focal=False)
+    balls = detect_balls(img, cal0.camera, T)
+    fixed, marks, side_w, fitted = fit_to_markings(img, start, bad, T, kn, False, balls)
+    assert fitted and side_w[side] == 0.0 and sum(side_w) == 3.0
+    assert np.median(list(marking_errors(fixed, T, marks).values())) < 3.0
+    assert np.median(ball_error(Calibration((w, h), T, fixed), cam)) < 2.0

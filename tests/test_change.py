@@ -1,0 +1,55 @@
+"""The change-gated detector finds what the full detector finds, searching only where the
+table changed (tracker/perception/change.py)."""
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from calibration.auto import calibrate_image
+from calibration.table import TableGeometry
+from tracker.perception.change import ChangeGatedDetector, _merge
+from tracker.perception.learned import make_detector
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_videos"
+
+
+def _frames(name: str, start: int, n: int) -> list[np.ndarray]:
+    cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
+    cap.set(cv2.CAP_PROP_POS_FRAMES, start)
+    out = []
+    for _ in range(n):
+        ok, f = cap.read()
+        assert ok
+        out.append(f)
+    return out
+
+
+def test_gated_detections_match_full_detections_through_a_strike():
+    # overhead_free_ball: the cue ball is struck at 2.32 s (frame 58) and balls roll after it
+    first = _frames("overhead_free_ball", 0, 1)[0]
+    cal = calibrate_image(first, TableGeometry.standard())
+    det = make_detector(cal, "colour")
+    det.learn_cloth(first)
+    det.learn_colours([first])
+    gate = ChangeGatedDetector(det, 25.0)
+    worst, kinds = 0.0, []
+    for f in _frames("overhead_free_ball", 40, 45):
+        before = dict(gate.stats.__dict__)
+        a, b = gate.detect(f), det.detect(f)
+        kinds.append(next(k for k in ("full", "partial", "still") if getattr(gate.stats, k) != before[k]))
+        assert len(a) == len(b)
+        d = np.linalg.norm(a.mm[:, None] - b.mm[None], axis=2)
+        worst = max(worst, d.min(1).max(), d.min(0).max())
+        # the same colours at the same places
+        j = d.argmin(1)
+        assert (a.cls == b.cls[j]).all()
+    assert worst < 3.0, worst  # mm: a pixel or two of the full search's own noise
+    # most frames are cheap: nothing changed, or a search of a few boxes
+    assert kinds.count("full") <= 3, kinds
+    assert kinds.count("still") >= 5 and kinds.count("partial") >= 10, kinds
+
+
+def test_boxes_merge_until_none_overlaps():
+    rects = _merge([[0, 0, 10, 10], [5, 5, 20, 20], [30, 30, 40, 40], [19, 0, 31, 2]])
+    assert sorted(rects) == [[0, 0, 31, 20], [30, 30, 40, 40]]

@@ -1,0 +1,293 @@
+"""Detection work in proportion to what changes on the table.
+
+Balls stand still most of the time. :class:`ChangeGatedDetector` keeps, at quarter resolution,
+the picture of the table as it was when each part of it was last searched for balls (the
+*reference*), and per frame:
+
+- compares the frame with the reference inside the table (a quarter-resolution picture by
+  bilinear sampling and its difference, about 0.4 ms at 1080p);
+- nothing changed: the last detections stand (a *still* frame);
+- something changed in a few places (a ball rolling, the cue, a hand): only boxes around the
+  changed pixels, grown by :data:`BOX_MARGIN_R` ball radii, are searched again with the same
+  detector (:meth:`BallDetector.candidates` on a crop, bit-identical to the full frame's
+  working-scale picture there), and their detections replace the old ones there (a *partial*
+  frame);
+- much changed (a player over the table, the light), or :data:`FULL_EVERY_S` has passed since
+  the last full search: the whole frame is searched (a *full* frame).
+
+Only the part of a box where the new search is complete is taken from it (its *inner* part,
+:data:`INNER_R` radii inside the box's edges), and only there does the reference move on: a
+ball creeping too slowly to cross :data:`CHANGE_LEVEL` from one frame to the next still
+crosses it against the reference, and is searched again. A blob of foreground that runs off a
+box's edge grows the box (up to :data:`MAX_GROW` times; then the whole frame is searched), so
+no blob is seen cut in two.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from tracker.perception.detect import BallDetections, BallDetector
+
+#: A quarter-resolution pixel whose largest colour-channel difference from the reference
+#: exceeds this (8-bit levels) has changed (H.264 noise on a still table stays below about 8;
+#: a ball shifted by 2 px at 1080p changes its rim by 20-60).
+CHANGE_LEVEL = 18
+#: Fewer changed quarter-resolution pixels than this in the table: nothing moved.
+CHANGE_MIN_PIXELS = 1
+#: Boxes are grown by this many ball radii around the changed pixels.
+BOX_MARGIN_R = 2.5
+#: A box's inner part (where its new detections are taken) stands this many ball radii inside
+#: its edges (except at the frame's edges).
+INNER_R = 1.2
+#: A box whose foreground runs off its edge is grown by this many ball radii on that side.
+GROW_R = 3.0
+#: ... at most this many times, then the whole frame is searched.
+MAX_GROW = 4
+#: When the boxes cover more than this share of the frame, the whole frame is searched.
+FULL_SHARE = 0.35
+#: The whole frame is searched at least this often, seconds.
+FULL_EVERY_S = 4.0
+#: Changed pixels are grouped into boxes on a grid of this many quarter-resolution pixels.
+CELL = 4
+#: Two detections closer than this many local radii (one new, one kept) are one ball.
+SAME_BALL_R = 1.2
+
+
+@dataclass
+class GateStats:
+    """How many frames took each path, and the seconds spent in each."""
+
+    full: int = 0
+    partial: int = 0
+    still: int = 0
+    seconds: dict[str, float] = field(default_factory=lambda: {"full": 0.0, "partial": 0.0,
+                                                                "still": 0.0})
+
+    def as_dict(self) -> dict[str, float]:
+        n = self.full + self.partial + self.still
+        out: dict[str, float] = {"frames": n, "full": self.full, "partial": self.partial,
+                                 "still": self.still}
+        for k in ("full", "partial", "still"):
+            c = getattr(self, k)
+            out[f"{k}_ms"] = 1000.0 * self.seconds[k] / c if c else 0.0
+        return out
+
+
+def _concat(a: BallDetections, b: BallDetections) -> BallDetections:
+    """Detections of ``a`` then ``b`` (``b``'s occupancy)."""
+    out = BallDetections(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in
+                           ("px", "mm", "radius_px", "cls", "conf", "probs", "mm_per_px", "feats")))
+    out.occupancy = b.occupancy
+    return out
+
+
+class ChangeGatedDetector:
+    """Wraps a :class:`BallDetector`: same detections, work only where the table changed.
+
+    Args:
+        detector: the detector (its cloth learned: :meth:`BallDetector.learn_cloth`).
+        fps: frames per second (for :data:`FULL_EVERY_S`).
+    """
+
+    def __init__(self, detector: BallDetector, fps: float):
+        self.det = detector
+        self.full_every = max(1, int(round(FULL_EVERY_S * fps)))
+        w, h = detector.small
+        self.thumb_size = (w // 2, h // 2)
+        self.region = cv2.resize(detector.region, self.thumb_size,
+                                 interpolation=cv2.INTER_NEAREST) * np.uint8(255)
+        self.ref: np.ndarray | None = None
+        self.fg: np.ndarray | None = None
+        self.last: BallDetections | None = None
+        self.since_full = 0
+        self.stats = GateStats()
+
+    # ---------------------------------------------------------------- per frame
+    def detect(self, frame: np.ndarray) -> BallDetections:
+        """Balls in one BGR frame (full resolution), as :meth:`BallDetector.detect` finds them."""
+        import time
+
+        t0 = time.perf_counter()
+        d = self.det
+        thumb = cv2.resize(frame, self.thumb_size, interpolation=cv2.INTER_LINEAR)
+        self.since_full += 1
+        kind = "full"
+        if self.ref is None or self.since_full >= self.full_every or d._edge is None:
+            out = self._full(frame, thumb)
+        else:
+            changed = self._changed(thumb)
+            if cv2.countNonZero(changed) < CHANGE_MIN_PIXELS:
+                kind, out = "still", self._still()
+            else:
+                rects = self._rects(changed, frame.shape)
+                res = None if rects is None else self._partial(frame, thumb, rects)
+                kind, out = ("partial", res) if res is not None else ("full", self._full(frame, thumb))
+        setattr(self.stats, kind, getattr(self.stats, kind) + 1)
+        self.stats.seconds[kind] += time.perf_counter() - t0
+        return out
+
+    def _changed(self, thumb: np.ndarray) -> np.ndarray:
+        """uint8 mask (quarter resolution) of the table's pixels that differ from the reference."""
+        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
+        # grey of the per-channel verdicts: non-zero where any channel changed
+        return cv2.cvtColor(over, cv2.COLOR_BGR2GRAY) & self.region
+
+    def _full(self, frame: np.ndarray, thumb: np.ndarray) -> BallDetections:
+        px, in_cluster, fg = self.det.candidates(frame)
+        out = self.det.judge(frame, px, in_cluster, fg)
+        self.ref, self.fg, self.last, self.since_full = thumb, fg, out, 0
+        return out
+
+    def _still(self) -> BallDetections:
+        last = self.last
+        out = last[np.ones(len(last), bool)]
+        out.occupancy = last.occupancy
+        return out
+
+    def _rects(self, changed: np.ndarray, shape: tuple[int, ...]) -> list[list[int]] | None:
+        """Boxes (x0, y0, x1, y1) in working-scale px (even, inside the frame) around the
+        changed pixels, merged where they overlap; None when they cover too much."""
+        s = self.det.scale
+        r_small = self.det.r_px * s
+        m = int(np.ceil(BOX_MARGIN_R * r_small))  # working-scale px
+        # components on a grid of CELL x CELL quarter-resolution pixels (any changed: changed)
+        h, w = changed.shape
+        hc, wc = -(-h // CELL), -(-w // CELL)
+        padded = cv2.copyMakeBorder(changed, 0, hc * CELL - h, 0, wc * CELL - w,
+                                    cv2.BORDER_CONSTANT, value=0)
+        # the mean of 255s and 0s over a cell is non-zero where any pixel changed
+        cells = cv2.resize(padded, (wc, hc), interpolation=cv2.INTER_AREA)
+        n, _, stats, _ = cv2.connectedComponentsWithStats(cells, 8)
+        H, W = self.det.small[1], self.det.small[0]
+        q = 2 * CELL  # working-scale px per cell
+        rects = []
+        for k in range(1, n):
+            x, y, cw, ch = stats[k, :4]
+            rects.append([max(0, q * x - m), max(0, q * y - m), min(W, q * (x + cw) + m),
+                          min(H, q * (y + ch) + m)])
+        rects = _merge(rects)
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > FULL_SHARE * W * H:
+            return None
+        return rects
+
+    def _partial(self, frame: np.ndarray, thumb: np.ndarray,
+                 rects: list[list[int]]) -> BallDetections | None:
+        """Search the boxes again; None when that would not be complete (search it all)."""
+        d = self.det
+        s = d.scale
+        H, W = d.small[1], d.small[0]
+        r_small = d.r_px * s
+        grow = max(2, int(2 * round(GROW_R * r_small / 2)))
+        fg = self.fg.copy()
+        pxs, clusters, blobs, done = [], [], [], []
+        for rect in rects:
+            for _ in range(MAX_GROW + 1):
+                res = self._search(frame, rect)
+                sides = _cut_sides(res[2], rect, W, H)
+                if not sides:
+                    break
+                for i in sides:
+                    rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
+            else:
+                return None
+            px, in_cluster, fg_box, box_blobs = res
+            x0, y0, x1, y1 = rect
+            fg[y0:y1, x0:x1] = fg_box
+            # only where this box's search is complete (boxes may overlap once grown)
+            inner = self._inner(rect, W, H)
+            ok = _inside(px * s, [inner])
+            pxs.append(px[ok])
+            clusters.append(in_cluster[ok])
+            blobs += box_blobs
+            done.append(inner)
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
+            return None
+        d._blobs = blobs
+        new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
+                      np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
+        inner = done
+        old = self.last
+        keep = ~_inside(old.px * s, inner)
+        if len(new) and keep.any():
+            dist = np.linalg.norm(old.px[:, None, :] - new.px[None, :, :], axis=2)
+            keep &= ~(dist < SAME_BALL_R * old.radius_px[:, None]).any(1)
+        out = _concat(old[keep], new)
+        ref = self.ref.copy()
+        for x0, y0, x1, y1 in inner:  # the reference moves on where the search is complete
+            qx0, qy0, qx1, qy1 = (x0 + 1) // 2, (y0 + 1) // 2, x1 // 2, y1 // 2
+            ref[qy0:qy1, qx0:qx1] = thumb[qy0:qy1, qx0:qx1]
+        self.ref, self.fg, self.last = ref, fg, out
+        return out
+
+    def _search(self, frame: np.ndarray, rect: list[int]):
+        """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
+        foreground of the box, blobs of several balls in working-scale frame px)."""
+        d = self.det
+        x0, y0, x1, y1 = rect
+        inv = int(round(1 / d.scale))
+        view = copy.copy(d)
+        view.small = (x1 - x0, y1 - y0)
+        for name in ("region", "rim", "bed", "static", "pocket_zone", "_edge", "cloth_map"):
+            setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
+        off = np.array([x0 * inv, y0 * inv], float)
+        view.radius_at = lambda px: d.radius_at(px + off)
+        # the crop's working-scale picture is the full frame's there, bit for bit (area
+        # averaging by a whole factor from an even offset)
+        px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv])
+        blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
+        return px + off, in_cluster, fg, blobs
+
+    def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
+        """The part of a box (working-scale px) where its search is complete."""
+        m = int(np.ceil(INNER_R * self.det.r_px * self.det.scale))
+        x0, y0, x1, y1 = rect
+        return [x0 + m if x0 > 0 else 0, y0 + m if y0 > 0 else 0,
+                x1 - m if x1 < W else W, y1 - m if y1 < H else H]
+
+
+def _inside(p: np.ndarray, rects: list[list[int]]) -> np.ndarray:
+    """Mask (N,) of points (N, 2) inside any of the boxes."""
+    out = np.zeros(len(p), bool)
+    for x0, y0, x1, y1 in rects:
+        out |= (p[:, 0] >= x0) & (p[:, 0] < x1) & (p[:, 1] >= y0) & (p[:, 1] < y1)
+    return out
+
+
+def _cut_sides(fg: np.ndarray, rect: list[int], W: int, H: int) -> list[int]:
+    """Sides of a box (0 left, 1 top, 2 right, 3 bottom) that foreground runs off, the frame's
+    edges excepted."""
+    x0, y0, x1, y1 = rect
+    out = []
+    if x0 > 0 and fg[:, 0].any():
+        out.append(0)
+    if y0 > 0 and fg[0, :].any():
+        out.append(1)
+    if x1 < W and fg[:, -1].any():
+        out.append(2)
+    if y1 < H and fg[-1, :].any():
+        out.append(3)
+    return out
+
+
+def _merge(rects: list[list[int]]) -> list[list[int]]:
+    """Boxes merged until none overlaps another."""
+    rects = [list(r) for r in rects]
+    merged = True
+    while merged:
+        merged = False
+        for i in range(len(rects)):
+            for j in range(i + 1, len(rects)):
+                a, b = rects[i], rects[j]
+                if a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]:
+                    rects[i] = [min(a[0], b[0]), min(a[1], b[1]), max(a[2], b[2]), max(a[3], b[3])]
+                    del rects[j]
+                    merged = True
+                    break
+            if merged:
+                break
+    return rects
