@@ -137,3 +137,26 @@ def test_bare_cloth_gives_no_faint_ball():
     det = BallDetector(true_profile(d.camera, T))
     det.learn_cloth(img)
     assert len(det.detect(img)) == 0
+
+
+def test_the_change_gated_search_keeps_faint_balls_apart_from_the_others():
+    """A ball moves on a blue-green cloth where the green is faint: the gate searches only the
+    box around the move, and its faint-ball flags follow that box's candidates (they were the
+    full search's, of another length: the colour check then failed), the faint green stays."""
+    from tracker.perception.change import ChangeGatedDetector
+
+    d = draw(33, "overhead")
+    r = Renderer(d.camera, T, d.style)
+    layout = _layout()
+    first = r.render(layout, noise_index=0)
+    det = BallDetector(true_profile(d.camera, T))
+    det.learn_cloth(first)
+    det.learn_colours([first])
+    gate = ChangeGatedDetector(det, 25.0)
+    gate.detect(first)
+    moved = r.render({**layout, "white": (1000.0, 640.0)}, noise_index=0)
+    found = gate.detect(moved)
+    assert gate.stats.partial == 1
+    assert np.linalg.norm(found.mm - np.array([1000.0, 640.0]), axis=1).min() < 12.0
+    green = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
+    assert green.min() < 12.0 and CLASSES[found.cls[int(np.argmin(green))]] == "green"

@@ -184,7 +184,7 @@ class ChangeGatedDetector:
         r_small = d.r_px * s
         grow = max(2, int(2 * round(GROW_R * r_small / 2)))
         fg = self.fg.copy()
-        pxs, clusters, blobs, done = [], [], [], []
+        pxs, clusters, faints, blobs, done = [], [], [], [], []
         for rect in rects:
             for _ in range(MAX_GROW + 1):
                 res = self._search(frame, rect)
@@ -195,7 +195,7 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs = res
+            px, in_cluster, fg_box, box_blobs, faint = res
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -203,11 +203,13 @@ class ChangeGatedDetector:
             ok = _inside(px * s, [inner])
             pxs.append(px[ok])
             clusters.append(in_cluster[ok])
+            faints.append(faint[ok])
             blobs += box_blobs
             done.append(inner)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
             return None
         d._blobs = blobs
+        d._faint = np.concatenate(faints) if faints else np.zeros(0, bool)
         new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
                       np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
         inner = done
@@ -226,7 +228,8 @@ class ChangeGatedDetector:
 
     def _search(self, frame: np.ndarray, rect: list[int]):
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px)."""
+        foreground of the box, blobs of several balls in working-scale frame px, faint (N,):
+        found by the faint-ball search)."""
         d = self.det
         x0, y0, x1, y1 = rect
         inv = int(round(1 / d.scale))
@@ -240,7 +243,7 @@ class ChangeGatedDetector:
         # averaging by a whole factor from an even offset)
         px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv])
         blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return px + off, in_cluster, fg, blobs
+        return px + off, in_cluster, fg, blobs, view._faint
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""
