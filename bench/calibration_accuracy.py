@@ -16,12 +16,13 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image, table_corners
+from calibration.auto import table_corners
 from calibration.camera import CameraModel
 from calibration.finder import TableNotFound
 from calibration.rectify import rectified
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker.evaluate import replace_section
+from tracker.perception.calibrate import calibrate_image
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.render import Renderer, RenderStyle
 
@@ -225,9 +226,13 @@ def main() -> None:
                          f"{np.nanmedian(e):.1f} | {np.nanpercentile(e, 95):.1f} | {np.nanmax(e):.1f} | "
                          f"{np.median(r['reported']) if r['reported'] else float('nan'):.1f} |")
         lines += ["", "The lab ground truth comes from the source project's own calibration "
-                  "(ArUco markers): its mm carry that calibration's error too. `with_halo_2` has "
-                  "bright projected rings next to the cushions, which pull the cushion-edge "
-                  "fit; they are the main source of its larger errors."]
+                  "(ArUco markers): its mm carry that calibration's error too (its labelled "
+                  "pixels and mm fit one homography to 0.5 mm, so it is self-consistent). "
+                  "`with_halo_2` is lit by a projector: one half of the cloth another shade, "
+                  "rings round the balls, balls in rows against the cushions. *Reported*: this "
+                  "table's markings are scaled from the full-size table's and lie some 3-4 mm "
+                  "from the scaled places, so the profiles' hold-out figure (the markings' "
+                  "errors) is an upper bound here (`markings_scaled`), not the balls' error."]
     lines += ["", "Real stills against the table's own markings: section \"Calibration against the markings\" (`python bench/calibration_truth.py`)."]
     if st:
         lines += ["", "Rectified real stills (top-down, baulk on the left, the model drawn in "

@@ -34,11 +34,11 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
 from tracker.evaluate import replace_section
+from tracker.perception.calibrate import calibrate_image
 
 ROOT = Path(__file__).resolve().parents[1]
 FOOTAGE = ROOT.parent / "shared" / "footage"
@@ -137,6 +137,17 @@ def truth_lines(rows: list[dict]) -> list[str]:
     if allspots:
         out += ["", f"All spot balls: {len(allspots)}, median **{np.median(allspots):.1f} mm**, "
                 f"p90 {np.percentile(allspots, 90):.1f} mm, worst {max(allspots):.1f} mm."]
+    pairs = [(r["reported_mm"], float(np.median(list(r["spots"].values()))))
+             for r in rows if r.get("spots") and r.get("reported_mm") is not None]
+    if pairs:
+        rep, meas = np.array(pairs).T
+        ratio = rep / np.maximum(meas, 0.5)
+        out += ["", "The profile's reported accuracy against this measurement (stills with spot "
+                f"balls, {len(pairs)}): reported median {np.median(rep):.1f} mm, spot balls "
+                f"(per-still medians) median {np.median(meas):.1f} mm; reported within a factor "
+                f"of 2 of the measured on {int(np.sum((ratio >= 0.5) & (ratio <= 2.0)))} of "
+                f"{len(pairs)}, above it on {int(np.sum(ratio > 2.0))}, below it on "
+                f"{int(np.sum(ratio < 0.5))}."]
     return out
 
 

@@ -41,8 +41,8 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
     over ``n`` frames of the overhead and the TV sample clips (same frames, same run)."""
     import cv2
 
-    from calibration.auto import calibrate_image
     from calibration.table import STANDARD_TABLE as T
+    from tracker.perception.calibrate import calibrate_image
     from tracker.perception.learned import make_detector
 
     out: dict[str, dict[str, float]] = {}

@@ -15,7 +15,7 @@ from calibration.finder import (
     Line,
     TableNotFound,
     baulk_evidence,
-    cloth_mask,
+    cloth_masks,
     cushion_lines,
     estimate_radial,
     intersect,
@@ -28,17 +28,23 @@ from calibration.markings import (
     POOR_MEDIAN_MM,
     SPOT_OUTLIER_FACTOR,
     SPOT_OUTLIER_MM,
+    BallFinder,
     Markings,
     assign_faces,
     colour_score,
-    detect_balls,
     find_markings,
     fit_camera,
     holdout,
     marking_errors,
+    no_balls,
 )
 from calibration.profile import Calibration, CalibrationError
-from calibration.table import TableGeometry
+from calibration.table import (
+    STANDARD_BAULK_LINE_MM,
+    STANDARD_BLACK_FROM_TOP_MM,
+    STANDARD_D_RADIUS_MM,
+    TableGeometry,
+)
 
 #: A calibration whose cushion points miss the model by more than this is refused, mm.
 MAX_FIT_ERROR_MM = 25.0
@@ -57,6 +63,11 @@ FOCAL_RANGE_DEG = (50.0, 80.0)
 #: The markings only check the cushion-fitted camera (it is kept) when they lie within this
 #: distance of the table's (median, mm): their own reading is about that precise.
 MARKINGS_AGREE_MM = 3.0
+#: ... on a table whose markings were scaled from the full-size table's (``--table-size``),
+#: plus this fraction of its length: where the maker of a smaller table drew its baulk line
+#: and D is not known to the mm (a lab table of 1881 mm: baulk line 3-4 mm, D radius 3 mm from
+#: the scaled places, read through projected rings and balls to 7-11 mm).
+SCALED_MARKINGS_FRACTION = 0.005
 
 
 def table_corners(table: TableGeometry) -> np.ndarray:
@@ -66,7 +77,8 @@ def table_corners(table: TableGeometry) -> np.ndarray:
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
-                    lens: tuple[np.ndarray, np.ndarray] | None = None) -> Calibration:
+                    lens: tuple[np.ndarray, np.ndarray] | None = None,
+                    ball_finder: BallFinder | None = None) -> Calibration:
     """Find the table in ``img`` (BGR) and return its calibration.
 
     Args:
@@ -76,14 +88,29 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
             square-on for the focal length to be estimated).
         lens: (K, dist) from a checkerboard calibration: its radial distortion replaces the
             cushion-straightness estimate and its focal length the assumed field of view.
+        ball_finder: finds the balls (the colours on their spots are markings, and say which
+            end is baulk); without one only the baulk line and the D are used. The tracker's
+            is ``tracker.perception.calibrate.find_colour_balls``.
 
     Raises:
         TableNotFound: with the step that failed and why.
     """
     if img is None or img.ndim != 3:
         raise TableNotFound("the image could not be read as a colour picture")
+    first: TableNotFound | None = None
+    for mask in cloth_masks(img):
+        try:
+            return _calibrate_cloth(img, mask, table, hfov_deg, lens, ball_finder)
+        except TableNotFound as exc:
+            first = first or exc
+    raise first or TableNotFound("no cloth found")
+
+
+def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
+                     hfov_deg: float | None, lens: tuple[np.ndarray, np.ndarray] | None,
+                     ball_finder: BallFinder | None) -> Calibration:
+    """:func:`calibrate_image` with the cloth found as ``mask`` (bool (h, w))."""
     h, w = img.shape[:2]
-    mask = cloth_mask(img)
     quad = outer_quad(mask)
     lines, edges = cushion_lines(img, quad, mask=mask)
     if lens is not None:
@@ -166,7 +193,7 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
     notes: list[str] = []
     # the colours standing on their spots say which end is baulk far more surely than faint
     # lines: yellow, brown and green on the baulk line, pink and black at the other end
-    balls = detect_balls(img, candidates[pick][3], table)
+    balls = ball_finder(img, candidates[pick][3], table) if ball_finder else no_balls()
     colour = [colour_score(c[3], table, *balls) for c in candidates]
     by_colour = int(np.argmax(colour))
     col_second = sorted(colour)[-2] if len(colour) > 1 else 0.0
@@ -306,9 +333,19 @@ def fit_to_markings(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray],
             break
     if all(wt > 0 for wt in side_w) and marks.groups:
         before = marking_errors(cushion_cam, table, marks)
-        if np.median(list(before.values())) <= MARKINGS_AGREE_MM:
+        if np.median(list(before.values())) <= markings_agree_mm(table):
             return cushion_cam, marks, side_w, False
     return cam, marks, side_w, bool(marks.groups)
+
+
+def markings_agree_mm(table: TableGeometry) -> float:
+    """How near (mm, median) the markings must lie to where the cushion-fitted camera puts
+    them for that camera to be kept: :data:`MARKINGS_AGREE_MM` on a table with the standard
+    markings; more by :data:`SCALED_MARKINGS_FRACTION` of the length where they were scaled
+    from the full-size table's (a table of another size: where its maker drew them is not known to the mm)."""
+    standard = (table.baulk_line == STANDARD_BAULK_LINE_MM and table.d_radius == STANDARD_D_RADIUS_MM
+                and table.black_from_top == STANDARD_BLACK_FROM_TOP_MM)
+    return MARKINGS_AGREE_MM if standard else MARKINGS_AGREE_MM + SCALED_MARKINGS_FRACTION * table.length
 
 
 def _with_focal(cam: CameraModel, table: TableGeometry, hfov_deg: float) -> CameraModel:
@@ -374,8 +411,12 @@ def measure_accuracy(cam: CameraModel, edges: list[np.ndarray], table: TableGeom
     # a lens error shows at the table's ends, about a third of it at a typical ball
     acc["reported_mm"] = None if base is None else round(float(math.hypot(base, spread / 3.0)), 1)
     acc["independent"] = bool(held)
-    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM
-                                  or acc["holdout_max_mm"] > POOR_MAX_MM)
+    # a table of another size: its markings were placed by scaling the full-size table's, and
+    # where its maker drew them is known only to about this much; the figure is an upper bound
+    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
+    acc["markings_scaled"] = slack > 0
+    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack
+                                  or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
     return acc
 
 
@@ -387,6 +428,9 @@ def accuracy_notes(acc: dict[str, Any]) -> list[str]:
     n = len(acc["holdout_mm"])
     text = (f"markings held out of the fit ({n}) land {acc['holdout_median_mm']:.1f} mm (median), "
             f"{acc['holdout_max_mm']:.1f} mm (worst) from where the table has them")
+    if acc.get("markings_scaled"):
+        text += ("; this table's markings were scaled from the full-size table's, and where its "
+                 "maker drew them is not known to the mm: an upper bound")
     if acc["poor"]:
         return [f"WARNING: poor calibration: {text}; check the rectified picture, try another "
                 "frame or give --points"]

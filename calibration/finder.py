@@ -33,6 +33,34 @@ from calibration.table import TableGeometry
 
 #: Default horizontal field of view when the focal length cannot be estimated, degrees.
 DEFAULT_HFOV_DEG = 60.0
+#: The cloth's hue may differ from the median at the image centre by this much (OpenCV hue
+#: units, 0-180) ...
+CLOTH_HUE_TOLERANCE = 12
+#: ... or, under uneven light (a projector, a lamp's colour over one half), by as much as the
+#: centre's own spread of cloth hues (its CLOTH_HUE_QUANTILE and 100 - that percentiles, hues
+#: within CLOTH_HUE_NEAR of the median, balls excluded) plus CLOTH_HUE_MARGIN, up to
+#: CLOTH_HUE_TOLERANCE_MAX.
+CLOTH_HUE_QUANTILE = 2.0
+CLOTH_HUE_NEAR = 35
+CLOTH_HUE_MARGIN = 6
+CLOTH_HUE_TOLERANCE_MAX = 30
+#: The wider tolerance is tried first when the cloth region found with the narrow one covers
+#: less than this fraction of its convex hull (a table's cloth, holes filled, is convex).
+CLOTH_MIN_SOLIDITY = 0.95
+#: :func:`_nose_before_face`: a colour step at least this fraction of the strongest step of
+#: its profile, FACE_MIN_PX to FACE_MAX_PX outward of the brightness step chosen, is the nose
+#: (the cushion's inner face seen between them), px.
+FACE_STEP_FRACTION = 0.3
+#: ... and at least this strong (colour levels per px: above the cloth's noise).
+FACE_STEP_MIN = 3.0
+FACE_MIN_PX = 4.0
+FACE_MAX_PX = 16.0
+#: The rule is applied again from the step it found, this many times at most (a bright ring
+#: or ball against the face's foot: ring, foot, nose).
+FACE_MAX_HOPS = 3
+#: :func:`estimate_radial`: an edge point's distance from its straight line counts up to this
+#: many pixels (further: a point off the cushion, not a bent one).
+RADIAL_TRUNCATE_PX = 1.0
 
 
 class TableNotFound(RuntimeError):
@@ -67,8 +95,39 @@ def intersect(a: Line, b: Line) -> np.ndarray:
     return np.linalg.solve(m, np.array([a.c, b.c]))
 
 
+def cloth_hue_tolerance(hues: np.ndarray, median: float) -> float:
+    """How far (OpenCV hue units) a pixel's hue may be from the cloth's ``median`` hue: the
+    spread of the saturated ``hues`` seen at the image centre (see :data:`CLOTH_HUE_TOLERANCE`
+    and the constants after it)."""
+    d = np.abs(hues.astype(np.int16) - int(median))
+    d = np.minimum(d, 180 - d)
+    d = d[d < CLOTH_HUE_NEAR]
+    if not len(d):
+        return float(CLOTH_HUE_TOLERANCE)
+    spread = float(np.percentile(d, 100.0 - CLOTH_HUE_QUANTILE)) + CLOTH_HUE_MARGIN
+    return float(np.clip(spread, CLOTH_HUE_TOLERANCE, CLOTH_HUE_TOLERANCE_MAX))
+
+
 def cloth_mask(img: np.ndarray) -> np.ndarray:
-    """Boolean mask (h, w) of the cloth (bed and cushions), holes filled.
+    """Boolean mask (h, w) of the cloth (bed and cushions), holes filled: the first of
+    :func:`cloth_masks`.
+
+    Raises:
+        TableNotFound: when the centre of the image has no saturated colour or the region found
+            covers too little of the image.
+    """
+    return cloth_masks(img)[0]
+
+
+def cloth_masks(img: np.ndarray) -> list[np.ndarray]:
+    """Boolean masks (h, w) of the cloth (bed and cushions), holes filled, the likelier first.
+
+    The cloth's colour is learned at the image centre and matched within
+    :data:`CLOTH_HUE_TOLERANCE`. Where the centre's own spread of hues is wider
+    (:func:`cloth_hue_tolerance`: one half of the cloth lit another shade), the region found
+    with that spread is a second mask, and the first where the narrow one is far from convex
+    (less than :data:`CLOTH_MIN_SOLIDITY` of its hull): a caller tries the next when the
+    table is not found in the first.
 
     Raises:
         TableNotFound: when the centre of the image has no saturated colour or the region found
@@ -82,11 +141,27 @@ def cloth_mask(img: np.ndarray) -> np.ndarray:
         raise TableNotFound("no cloth colour at the centre of the image (is the table in view, "
                             "and lit?)")
     hue = np.median(centre[sat, 0])
-    s0 = np.median(centre[sat, 1])
-    v0 = np.median(centre[sat, 2])
+    masks = [_cloth_region(hsv, hue, CLOTH_HUE_TOLERANCE, centre[sat])]
+    wide = cloth_hue_tolerance(centre[sat, 0], hue)
+    if wide > CLOTH_HUE_TOLERANCE:
+        masks.append(_cloth_region(hsv, hue, wide, centre[sat]))
+        if _solidity(masks[0]) < CLOTH_MIN_SOLIDITY:
+            masks.reverse()
+    masks = [m for m in masks if m.mean() >= 0.08]
+    if not masks:
+        raise TableNotFound("the cloth region covers less than 8% of the image")
+    return [m.astype(bool) for m in masks]
+
+
+def _cloth_region(hsv: np.ndarray, hue: float, tolerance: float, centre: np.ndarray) -> np.ndarray:
+    """The largest region (uint8 (h, w), holes filled) of pixels within ``tolerance`` of the
+    cloth's ``hue`` and as saturated and bright as the ``centre`` pixels (M, 3 HSV) allow."""
+    h, w = hsv.shape[:2]
+    s0 = np.median(centre[:, 1])
+    v0 = np.median(centre[:, 2])
     dh = np.abs(hsv[..., 0].astype(np.int16) - int(hue))
     dh = np.minimum(dh, 180 - dh)
-    mask = (dh < 12) & (hsv[..., 1] > 0.45 * s0) & (hsv[..., 2] > 0.3 * v0)
+    mask = (dh < tolerance) & (hsv[..., 1] > 0.45 * s0) & (hsv[..., 2] > 0.3 * v0)
     mask = cv2.morphologyEx(mask.astype(np.uint8), cv2.MORPH_OPEN, np.ones((5, 5), np.uint8))
     # bridge the dark shadow line under the cushion nose so the cushions stay with the bed
     k = max(7, int(round(0.008 * max(h, w))) | 1)
@@ -96,12 +171,20 @@ def cloth_mask(img: np.ndarray) -> np.ndarray:
         raise TableNotFound("no cloth-coloured region")
     k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
     region = (lab == k).astype(np.uint8)
-    if region.mean() < 0.08:
-        raise TableNotFound(f"the cloth region covers only {region.mean():.0%} of the image")
     contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
     filled = np.zeros_like(region)
     cv2.drawContours(filled, contours, -1, 1, -1)
-    return filled.astype(bool)
+    return filled
+
+
+def _solidity(region: np.ndarray) -> float:
+    """Area of a region (uint8 mask) over the area of its convex hull (1 = convex)."""
+    contours, _ = cv2.findContours(region, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    if not contours:
+        return 0.0
+    cnt = max(contours, key=cv2.contourArea)
+    hull = cv2.contourArea(cv2.convexHull(cnt))
+    return float(cv2.contourArea(cnt) / hull) if hull > 0 else 0.0
 
 
 def outer_quad(mask: np.ndarray) -> np.ndarray:
@@ -210,6 +293,32 @@ def _reject_outliers(pts: np.ndarray, a: np.ndarray, u: np.ndarray, n: np.ndarra
     return pts[keep]
 
 
+def _nose_before_face(gc: np.ndarray, offs: np.ndarray, beyond: np.ndarray, j: int) -> int:
+    """The nose step, given the step ``j`` chosen on brightness along one inward profile.
+
+    A camera above the table sees the inner face of a cushion below its nose: a band between
+    the nose (where the cushion top ends) and the face's foot on the bed. Where the face is
+    about as bright as the top but of another shade (light from a projector or a lamp of
+    another colour), the brightness step at the foot is the strongest and the nose shows only
+    in colour; where a bright object touches the face's foot (a ball, a projected ring), the
+    foot's step outdoes the nose's. So: a colour step (``gc``, the colour gradient's magnitude
+    along the profile) at least :data:`FACE_STEP_FRACTION` as strong as the step at ``j`` (and
+    :data:`FACE_STEP_MIN`), a local peak, lying outward of ``j`` by
+    :data:`FACE_MIN_PX` to :data:`FACE_MAX_PX` pixels, is the nose (the outermost such step),
+    and the rule is applied again from there (:data:`FACE_MAX_HOPS`); else ``j`` stays.
+    Indices are into ``offs`` (px along the inward normal, 0.5 px apart);
+    ``beyond`` are the indices inside the outer edge.
+    """
+    for _ in range(FACE_MAX_HOPS):
+        need = max(FACE_STEP_FRACTION * gc[j], FACE_STEP_MIN)
+        outer = [k for k in beyond if 0 < k < j and FACE_MIN_PX <= offs[j] - offs[k] <= FACE_MAX_PX
+                 and gc[k] >= need and gc[k] >= gc[k - 1] and gc[k] > gc[k + 1]]
+        if not outer:
+            break
+        j = int(outer[0])
+    return j
+
+
 def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05,
                   mask: np.ndarray | None = None) -> tuple[list[Line], list[np.ndarray]]:
     """The four cushion-nose lines inside the outer quad, and the edge points found on each.
@@ -218,6 +327,7 @@ def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05
     long side (in pixels) inside the outer edge.
     """
     gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.2)
+    colour = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.2)
     centre = quad.mean(0)
     long_px = max(np.linalg.norm(quad[i] - quad[(i + 1) % 4]) for i in range(4))
     depth = max(8.0, nose_fraction * long_px)
@@ -230,6 +340,8 @@ def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05
             n = -n
         base, offs, prof = _edge_profile(gray, a, b, n, depth)
         grad = np.abs(np.gradient(prof, axis=1))
+        _, _, cprof = _edge_profile(colour, a, b, n, depth)
+        gc = np.linalg.norm(np.gradient(cprof, axis=1), axis=2)
         inside = None
         if mask is not None:
             _, _, inside = _edge_profile(mask.astype(np.float32), a, b, n, depth)
@@ -254,6 +366,7 @@ def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05
                 j = down[int(np.argmax(g[down]))]
             else:
                 j = beyond[int(np.argmax(g[beyond]))]
+            j = _nose_before_face(gc[s_], offs, beyond, j)
             if 0 < j < len(offs) - 1:
                 y0, y1, y2 = g[j - 1], g[j], g[j + 1]
                 den = y0 - 2 * y1 + y2
@@ -291,7 +404,10 @@ def undistort_px(p: np.ndarray, k: float | tuple[float, float], size: tuple[int,
 
 def estimate_radial(edge_pts: list[np.ndarray], size: tuple[int, int]) -> tuple[float, float]:
     """Radial distortion (k1n, k2n) (normalised by f0 = image width) that makes the cushion
-    edges straightest (least squares of the straight-line residuals)."""
+    edges straightest: least squares of the straight-line residuals, each truncated at
+    :data:`RADIAL_TRUNCATE_PX` (a few edge points on a ball or a ring against the cushion
+    would otherwise bend the lens to fit them: one fixed camera read k1 from -0.04 to 0.21
+    frame by frame)."""
 
     def cost(k: tuple[float, float]) -> float:
         tot = 0.0
@@ -300,7 +416,7 @@ def estimate_radial(edge_pts: list[np.ndarray], size: tuple[int, int]) -> tuple[
                 continue
             und = undistort_px(p, k, size)
             line = Line.fit(und, und.mean(0) + 1)
-            tot += float((line.dist(und) ** 2).mean())
+            tot += float(np.minimum(line.dist(und) ** 2, RADIAL_TRUNCATE_PX ** 2).mean())
         return tot
 
     best = min(((k1, 0.0) for k1 in np.linspace(-0.4, 0.4, 81)), key=cost)

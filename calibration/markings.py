@@ -8,7 +8,8 @@ own truth inside the cushions:
 
 - the colours standing on their spots (yellow, brown, green on the baulk line, blue, pink,
   black on the long centre line): a ball's image centre is the spot at the height of a ball
-  centre (:func:`find_spot_balls`, with the colour ball detector);
+  centre (:func:`find_spot_balls`, with the balls found by a :data:`BallFinder` the caller
+  passes in: the tracker's colour detector);
 - the baulk line (:func:`find_baulk_line`) and the D's arc (:func:`find_d_arc`): thin bright
   lines on the bed, found as ridges across where the current camera puts them.
 
@@ -23,6 +24,7 @@ Every tunable is named at the top of this module, with its unit.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import cv2
@@ -107,18 +109,16 @@ class Markings:
 
 
 # ---------------------------------------------------------------------- detection
-def detect_balls(img: np.ndarray, cam: CameraModel, table: TableGeometry) -> tuple[np.ndarray, list[str]]:
-    """Ball centres (N, 2) px and their colour names, by the colour ball detector with the
-    camera ``cam`` (its untrained colour prototypes: nothing learned from this picture)."""
-    from calibration.profile import Calibration
-    from tracker.perception.detect import CLASSES, BallDetector  # the detector needs a camera
+#: Finds the balls in a picture for the calibration: ``finder(img, cam, table)`` -> (ball
+#: centres (N, 2) px, their colour names). The calibration package knows nothing of the
+#: tracker: the tracker passes its colour detector in (``tracker.perception.calibrate``).
+BallFinder = Callable[[np.ndarray, CameraModel, TableGeometry], tuple[np.ndarray, list[str]]]
 
-    cal = Calibration(cam.image_size, table, cam)
-    det = BallDetector(cal)
-    det.learn_cloth(img)
-    d = det.detect(img)
-    keep = d.conf >= 0.6
-    return d.px[keep], [CLASSES[int(k)] for k in d.cls[keep]]
+
+def no_balls() -> tuple[np.ndarray, list[str]]:
+    """What a calibration without a ball finder sees: no balls (the baulk line and the D
+    still count as markings; the colours on their spots do not)."""
+    return np.zeros((0, 2)), []
 
 
 def colour_score(cam: CameraModel, table: TableGeometry, px: np.ndarray, names: list[str]) -> float:
@@ -273,10 +273,11 @@ def find_d_arc(gray: np.ndarray, cam: CameraModel, table: TableGeometry,
 
 
 def find_markings(img: np.ndarray, cam: CameraModel, table: TableGeometry,
-                  balls: tuple[np.ndarray, list[str]] | None = None) -> Markings:
-    """The markings where the camera ``cam`` (roughly right) expects them."""
+                  balls: tuple[np.ndarray, list[str]]) -> Markings:
+    """The markings where the camera ``cam`` (roughly right) expects them; ``balls``: the
+    balls found in ``img`` (centres (N, 2) px, colour names; see :data:`BallFinder`)."""
     gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.8)
-    px, names = balls if balls is not None else detect_balls(img, cam, table)
+    px, names = balls
     spots = find_spot_balls(cam, table, px, names)
     # a ball's apparent radius near the baulk line, px
     c = np.array([[table.centre_x, table.baulk_line, table.ball_radius]])

@@ -1,21 +1,56 @@
-"""Watching the calibrated view on video: camera moved (re-calibrate) and broadcast cuts
-(frames not refereed until the calibrated view returns)."""
+"""Watching the calibrated view on video: camera moved (re-calibrate) and cuts (frames not
+refereed until a view of the whole table returns).
+
+A frame shows the calibrated view when the outline of its cloth lies where the calibrated
+view's outline lies (:class:`ViewSignature`): the cloth's own colour, learned from the first
+frames, is thresholded, and the reference outline's points (the cloth's outer edge along the
+four cushions, where the first frames agree) must find a cloth edge within
+:data:`OUTLINE_TOLERANCE_PX` on every side. A player leaning over a cushion hides a stretch of
+one side; a score bar, a caption or a ticker lies off the cloth and changes nothing; a
+close-up, the crowd, another camera's angle or a replay's wipe moves or removes the outline
+on most sides.
+
+When the outline does not match, the frame may still show the whole table through a camera
+that moved or zoomed, or through another camera (an overhead one, say): a new calibration is
+tried on it, and accepted when it fits (``recalibrated``). Otherwise the frame is ``lost``:
+not refereed until a view comes back.
+"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
 from calibration.auto import calibrate_image
 from calibration.finder import TableNotFound
+from calibration.markings import BallFinder
 from calibration.profile import Calibration
 
-#: A cushion edge counts as in place when found within this many pixels of the prediction.
+#: Working width of the view check, px (the frame is scaled to it).
+WORK_WIDTH = 640
+#: A reference outline point is matched when a cloth edge of the frame lies this close, px at
+#: :data:`WORK_WIDTH` (about 2 px at 720p, 3 at 1080p).
+OUTLINE_TOLERANCE_PX = 1.5
+#: A side of the table is in place when at least this share of its outline points match.
+MIN_SIDE_MATCH = 0.15
+#: The view is the calibrated one when, over the four sides, at least this share of the
+#: outline points match (a player leaning over a cushion, or the referee in front of the
+#: table, hides up to about a third of the outline on the real broadcast clips).
+MIN_VIEW_MATCH = 0.6
+#: The outline is looked for within this distance of where the calibration puts the cloth's
+#: outer edge (the cushion top, ``cushion_depth`` outside the nose), px at WORK_WIDTH.
+OUTLINE_BAND_PX = 8.0
+#: The picture is checked at once, between the regular checks, when its thumbnail
+#: (:data:`THUMB_SIZE`) changes by this much (mean grey levels) from the last frame's: a cut.
+CUT_CHANGE = 10.0
+THUMB_SIZE = (32, 18)
+#: A new calibration on a frame that does not match is accepted below this fit error, mm.
+MAX_RECALIBRATION_FIT_MM = 8.0
+#: Kept for the edge test of the cushion noses (:meth:`ViewMonitor.alignment`).
 EDGE_TOLERANCE_PX = 2.5
-#: Fraction of edge samples that must be in place for the view to count as the calibrated one.
-MIN_ALIGNMENT = 0.55
 
 
 @dataclass(frozen=True)
@@ -24,9 +59,10 @@ class ViewStatus:
 
     Attributes:
         frame: frame index.
-        state: ``ok`` (calibrated view), ``recalibrated`` (the camera moved; a new calibration
-            is in force from this frame), ``lost`` (not the calibrated view: not refereed).
-        alignment: fraction of cushion-edge samples found where the calibration predicts them.
+        state: ``ok`` (calibrated view), ``recalibrated`` (the camera moved or another camera
+            shows the whole table: a new calibration is in force from this frame), ``lost``
+            (no view of the whole table: not refereed).
+        alignment: share of the reference outline found in place (0..1).
     """
 
     frame: int
@@ -39,85 +75,202 @@ class ViewStatus:
         return self.state != "lost"
 
 
-class ViewMonitor:
-    """Checks every ``check_every`` frames that the cushion edges are where the calibration
-    puts them; re-calibrates when the camera has moved; marks frames lost otherwise."""
+def _cloth_hsv(frames: Sequence[np.ndarray], bed: np.ndarray) -> np.ndarray:
+    """Median (hue, saturation, value) of the saturated bed pixels of ``frames`` (BGR at the
+    working size; ``bed`` bool mask)."""
+    px = np.concatenate([cv2.cvtColor(f, cv2.COLOR_BGR2HSV)[bed] for f in frames])
+    sat = px[px[:, 1] > 25]
+    return np.median(sat if len(sat) > 50 else px, axis=0).astype(np.float32)
 
-    def __init__(self, calibration: Calibration, check_every: int = 5, samples_per_side: int = 40):
+
+def cloth_pixels(img: np.ndarray, hsv0: np.ndarray) -> np.ndarray:
+    """Pixels (uint8 0/1) of BGR ``img`` that have the cloth's colour ``hsv0`` (hue within 12,
+    saturation above 45 %, value above 30 % of the cloth's; as :func:`calibration.finder.cloth_mask`)."""
+    hsv = cv2.cvtColor(cv2.GaussianBlur(img, (3, 3), 0), cv2.COLOR_BGR2HSV).astype(np.int16)
+    dh = np.abs(hsv[..., 0] - int(hsv0[0]))
+    dh = np.minimum(dh, 180 - dh)
+    return ((dh < 12) & (hsv[..., 1] > 0.45 * hsv0[1]) & (hsv[..., 2] > 0.3 * hsv0[2])).astype(np.uint8)
+
+
+def _edges(mask: np.ndarray) -> np.ndarray:
+    """The boundary pixels (bool) of a 0/1 mask."""
+    return (mask - cv2.erode(mask, np.ones((3, 3), np.uint8))).astype(bool)
+
+
+@dataclass
+class ViewSignature:
+    """What the calibrated view looks like: the cloth's colour and its outline.
+
+    Attributes:
+        scale: working px per frame px.
+        hsv: the cloth's colour (hue, saturation, value).
+        points: (N, 2) reference outline points, working px.
+        side: (N,) which side of the table (0..3) each point is on.
+    """
+
+    scale: float
+    hsv: np.ndarray
+    points: np.ndarray
+    side: np.ndarray = field(repr=False)
+
+    @classmethod
+    def build(cls, cal: Calibration, frames: Sequence[np.ndarray]) -> ViewSignature:
+        """The signature of the view of ``cal`` from some of its frames (BGR, full size): the
+        cloth's colour on the bed, and the outline of the cloth where most frames agree (a
+        player passing in one frame does not count), near where the calibration puts the
+        cloth's outer edge."""
+        w, h = cal.image_size
+        scale = WORK_WIDTH / float(w)
+        size = (WORK_WIDTH, int(round(h * scale)))
+        small = [cv2.resize(f, size, interpolation=cv2.INTER_AREA) for f in frames]
+        t = cal.table
+        bed_q = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
+        bed = np.zeros(size[::-1], np.uint8)
+        cv2.fillPoly(bed, [np.round(_outline_px(cal, bed_q, 0.0) * scale).astype(np.int32)], 1)
+        hsv = _cloth_hsv(small, bed.astype(bool))
+        votes = np.mean([cloth_pixels(f, hsv) for f in small], axis=0) >= 0.5
+        mask = _largest_filled(votes.astype(np.uint8))
+        d = t.cushion_depth
+        outer = _outline_px(cal, bed_q + np.array([[-d, -d], [d, -d], [d, d], [-d, d]]),
+                            t.cushion_height) * scale
+        pts = np.argwhere(_edges(mask))[:, ::-1].astype(float)
+        dist, side = _distance_to_polygon(pts, outer)
+        keep = dist <= OUTLINE_BAND_PX
+        return cls(scale, hsv, pts[keep], side[keep])
+
+    def match(self, img: np.ndarray) -> tuple[float, np.ndarray]:
+        """(share of the outline points in place, per side (4,)) in BGR frame ``img``."""
+        if not len(self.points):
+            return 0.0, np.zeros(4)
+        h, w = img.shape[:2]
+        size = (int(round(w * self.scale)), int(round(h * self.scale)))
+        small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
+        edge = _edges(cloth_pixels(small, self.hsv))
+        dist = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
+        p = np.round(self.points).astype(int)
+        p[:, 0] = np.clip(p[:, 0], 0, size[0] - 1)
+        p[:, 1] = np.clip(p[:, 1], 0, size[1] - 1)
+        ok = dist[p[:, 1], p[:, 0]] <= OUTLINE_TOLERANCE_PX
+        per_side = np.array([ok[self.side == s].mean() if np.any(self.side == s) else 0.0
+                             for s in range(4)])
+        return float(ok.mean()), per_side
+
+    def same_view(self, img: np.ndarray) -> tuple[bool, float]:
+        """(whether ``img`` shows this view, the share of the outline in place)."""
+        share, per_side = self.match(img)
+        return bool(share >= MIN_VIEW_MATCH and per_side.min() >= MIN_SIDE_MATCH), share
+
+
+def _outline_px(cal: Calibration, quad_mm: np.ndarray, z: float, n: int = 60) -> np.ndarray:
+    """A table quadrilateral (4, 2) mm at height ``z`` as a dense image polygon (4n, 2) px."""
+    dense = np.concatenate([np.linspace(quad_mm[i], quad_mm[(i + 1) % 4], n, endpoint=False)
+                            for i in range(4)])
+    return cal.to_image(dense, z)
+
+
+def _largest_filled(mask: np.ndarray) -> np.ndarray:
+    """The largest connected region of a 0/1 mask, its holes filled (0/1 uint8)."""
+    n, lab, stats, _ = cv2.connectedComponentsWithStats(mask, 8)
+    if n < 2:
+        return np.zeros_like(mask)
+    k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    contours, _ = cv2.findContours((lab == k).astype(np.uint8), cv2.RETR_EXTERNAL,
+                                   cv2.CHAIN_APPROX_NONE)
+    out = np.zeros_like(mask)
+    cv2.drawContours(out, contours, -1, 1, -1)
+    return out
+
+
+def _distance_to_polygon(pts: np.ndarray, poly: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Distance (N,) of points (N, 2) to a closed dense polygon (4n, 2) made of four sides of
+    equal point counts, and the side (0..3) of the nearest polygon point."""
+    if not len(pts):
+        return np.zeros(0), np.zeros(0, int)
+    seg_a, seg_b = poly, np.roll(poly, -1, axis=0)
+    ab = seg_b - seg_a
+    L2 = np.maximum((ab * ab).sum(1), 1e-9)
+    best = np.full(len(pts), np.inf)
+    which = np.zeros(len(pts), int)
+    per_side = len(poly) // 4
+    for k in range(len(poly)):
+        u = np.clip(((pts - seg_a[k]) @ ab[k]) / L2[k], 0.0, 1.0)
+        d = np.linalg.norm(pts - (seg_a[k] + u[:, None] * ab[k]), axis=1)
+        closer = d < best
+        best[closer] = d[closer]
+        which[closer] = min(3, k // per_side)
+    return best, which
+
+
+class ViewMonitor:
+    """Checks every ``check_every`` frames that the frame shows the calibrated view (see the
+    module docstring); re-calibrates when the camera has moved or another camera shows the
+    whole table; marks frames lost otherwise.
+
+    Args:
+        calibration: the camera's calibration.
+        check_every: frames between checks (the verdict holds in between).
+        reference: frames of the calibrated view (e.g. the first seconds) to learn its
+            signature from; by default the first frame checked.
+        ball_finder: finds the balls for a new calibration's markings and orientation
+            (:func:`calibration.auto.calibrate_image`); the calibration package has none of
+            its own.
+    """
+
+    def __init__(self, calibration: Calibration, check_every: int = 5,
+                 reference: Sequence[np.ndarray] | None = None,
+                 ball_finder: BallFinder | None = None):
         self.cal = calibration
+        self.ball_finder = ball_finder
         self.check_every = max(1, check_every)
-        self.samples = samples_per_side
+        self.signature = ViewSignature.build(calibration, reference) if reference else None
         self.last = ViewStatus(-1, "ok", 1.0)
         self.history: list[ViewStatus] = []
-        self._prepare()
+        self._thumb: np.ndarray | None = None
 
-    def _prepare(self) -> None:
-        t = self.cal.table
-        corners = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
-        pts, normals = [], []
-        centre = np.array([t.width / 2, t.length / 2])
-        for i in range(4):
-            a, b = corners[i], corners[(i + 1) % 4]
-            for s in np.linspace(0.1, 0.9, self.samples):
-                if abs(s - 0.5) < 0.06:
-                    continue
-                p = a + (b - a) * s
-                inward = p + (centre - p) / np.linalg.norm(centre - p) * 20.0
-                img_p = self.cal.to_image(p[None], t.cushion_height)[0]
-                img_q = self.cal.to_image(inward[None], t.cushion_height)[0]
-                n = img_q - img_p
-                norm = np.linalg.norm(n)
-                if norm < 1e-6:
-                    continue
-                pts.append(img_p)
-                normals.append(n / norm)
-        self._pts = np.array(pts)
-        self._normals = np.array(normals)
-
-    def alignment(self, img: np.ndarray) -> float:
-        """Fraction of cushion-edge samples whose strongest step lies within
-        :data:`EDGE_TOLERANCE_PX` of the calibrated position."""
-        gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-        offs = np.arange(-10.0, 10.5, 0.5)
-        grid = self._pts[:, None, :] + offs[None, :, None] * self._normals[:, None, :]
-        prof = cv2.remap(gray, grid[..., 0].astype(np.float32), grid[..., 1].astype(np.float32),
-                         cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT, borderValue=0)
-        sg = np.gradient(prof, axis=1)
-        g = np.abs(sg)
-        # as in the finder: the step down into the shadow under the nose when there is one
-        down = np.where(sg < 0, g, 0.0)
-        use_down = down.max(axis=1) >= 0.5 * g.max(axis=1)
-        peak = np.where(use_down, offs[np.argmax(down, axis=1)], offs[np.argmax(g, axis=1)])
-        strong = g.max(axis=1) > 4.0
-        return float(np.mean(strong & (np.abs(peak) <= EDGE_TOLERANCE_PX)))
+    def _cut(self, img: np.ndarray) -> bool:
+        """Whether the picture changed at once from the last frame's (a cut, a wipe)."""
+        thumb = cv2.cvtColor(cv2.resize(img, THUMB_SIZE, interpolation=cv2.INTER_AREA),
+                             cv2.COLOR_BGR2GRAY).astype(np.float32)
+        prev, self._thumb = self._thumb, thumb
+        return prev is not None and float(np.abs(thumb - prev).mean()) >= CUT_CHANGE
 
     def update(self, frame: int, img: np.ndarray) -> ViewStatus:
-        """Status of ``frame`` (checked every ``check_every`` frames, else the last verdict)."""
-        if self.history and frame - self.history[-1].frame < self.check_every:
-            st = ViewStatus(frame, "lost" if self.last.state == "lost" else "ok", self.last.alignment)
-            return st
-        score = self.alignment(img)
-        if score >= MIN_ALIGNMENT:
-            st = ViewStatus(frame, "ok", score)
+        """Status of ``frame``: checked every ``check_every`` frames and on a sudden change of
+        the picture (else the last verdict holds); a lost view is checked on every frame, so
+        that refereeing resumes at once."""
+        cut = self._cut(img)
+        due = not self.history or frame - self.history[-1].frame >= self.check_every
+        if not due and not cut and self.last.state != "lost":
+            return ViewStatus(frame, "ok", self.last.alignment)
+        if self.signature is None:
+            self.signature = ViewSignature.build(self.cal, [img])
+        same, share = self.signature.same_view(img)
+        if same:
+            st = ViewStatus(frame, "ok", share)
+        elif due or cut:
+            st = self._try_recalibrate(frame, img, share)
         else:
-            st = self._try_recalibrate(frame, img, score)
+            st = ViewStatus(frame, "lost", share)  # a new calibration is tried when due
         self.last = st
         self.history.append(st)
         return st
 
-    def _try_recalibrate(self, frame: int, img: np.ndarray, score: float) -> ViewStatus:
+    def _try_recalibrate(self, frame: int, img: np.ndarray, share: float) -> ViewStatus:
         try:
-            new = calibrate_image(img, self.cal.table)
+            new = calibrate_image(img, self.cal.table, ball_finder=self.ball_finder)
         except TableNotFound:
-            return ViewStatus(frame, "lost", score)
-        if new.fit_error_mm.get("median", 99.0) > 5.0:
-            return ViewStatus(frame, "lost", score)
-        old_cal = self.cal
-        self.cal = new
-        self._prepare()
-        new_score = self.alignment(img)
-        if new_score < MIN_ALIGNMENT:
-            self.cal = old_cal
-            self._prepare()
-            return ViewStatus(frame, "lost", score)
-        return ViewStatus(frame, "recalibrated", new_score)
+            return ViewStatus(frame, "lost", share)
+        if new.fit_error_mm.get("median", 99.0) > MAX_RECALIBRATION_FIT_MM:
+            return ViewStatus(frame, "lost", share)
+        signature = ViewSignature.build(new, [img])
+        same, new_share = signature.same_view(img)
+        if not same:
+            return ViewStatus(frame, "lost", share)
+        self.cal, self.signature = new, signature
+        return ViewStatus(frame, "recalibrated", new_share)
+
+    def alignment(self, img: np.ndarray) -> float:
+        """Share of the reference outline in place in ``img`` (0..1)."""
+        if self.signature is None:
+            self.signature = ViewSignature.build(self.cal, [img])
+        return self.signature.match(img)[0]

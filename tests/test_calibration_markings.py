@@ -8,12 +8,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from calibration.auto import calibrate_image, fit_to_markings, refine_to_cushions
+from calibration import auto
+from calibration.auto import fit_to_markings, refine_to_cushions
 from calibration.camera import CameraModel
 from calibration.finder import cloth_mask, cushion_lines, estimate_radial, outer_quad
-from calibration.markings import colour_score, detect_balls, marking_errors
+from calibration.markings import colour_score, marking_errors
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE as T
+from tracker.perception.calibrate import calibrate_image
+from tracker.perception.calibrate import find_colour_balls as detect_balls
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.render import Renderer, RenderStyle
 
@@ -91,3 +94,16 @@ def test_a_misread_cushion_is_outvoted_by_the_markings(overhead):
     assert fitted and side_w[side] == 0.0 and sum(side_w) == 3.0
     assert np.median(list(marking_errors(fixed, T, marks).values())) < 3.0
     assert np.median(ball_error(Calibration((w, h), T, fixed), cam)) < 2.0
+
+
+def test_without_a_ball_finder_the_lines_still_hold_the_camera(overhead):
+    # the calibration package finds no balls itself (it knows nothing of the tracker): given no
+    # finder, the baulk line and the D are its markings, and the colours are not claimed
+    cam, img = overhead
+    cal = auto.calibrate_image(img, T)
+    acc = cal.accuracy
+    assert acc["markings"]["spots"] == [] and acc["markings"]["baulk_line_points"] > 0
+    assert "colours" not in cal.orientation and cal.orientation_certain
+    assert np.median(ball_error(cal, cam)) < 2.0
+    with_balls = calibrate_image(img, T)
+    assert len(with_balls.accuracy["markings"]["spots"]) >= 4

@@ -6,8 +6,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_image
 from calibration.table import TableGeometry
+from tracker.perception.calibrate import calibrate_image
 from tracker.perception.change import ChangeGatedDetector, _merge
 from tracker.perception.learned import make_detector
 
@@ -53,3 +53,13 @@ def test_gated_detections_match_full_detections_through_a_strike():
 def test_boxes_merge_until_none_overlaps():
     rects = _merge([[0, 0, 10, 10], [5, 5, 20, 20], [30, 30, 40, 40], [19, 0, 31, 2]])
     assert sorted(rects) == [[0, 0, 31, 20], [30, 30, 40, 40]]
+
+
+def test_no_centre_gives_empty_detections_of_the_right_shapes():
+    # a partial search whose boxes hold no ball gave 1-D colour features, and the gated
+    # detector could not join them to the kept detections (eval on the broadcast sample died)
+    first = _frames("overhead_free_ball", 0, 1)[0]
+    cal = calibrate_image(first, TableGeometry.standard())
+    for kind in ("colour", "learned"):
+        det = make_detector(cal, kind)
+        assert det._colour_features(first, np.zeros((0, 2))).shape == (0, 5)

@@ -9,10 +9,10 @@ from pathlib import Path
 import cv2
 import pytest
 
-from calibration.auto import calibrate_image
 from calibration.table import TableGeometry
 from tracker.outputs.jsonl import JsonlOutputs
 from tracker.outputs.store import StoreWriter
+from tracker.perception.calibrate import calibrate_image
 from tracker.pipeline import Judgement, RefereeRun
 from tracker.records.parse import read_log
 from tracker.records.shot import FrameStart, OperatorJudgement, Shot

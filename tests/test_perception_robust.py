@@ -174,7 +174,7 @@ def test_pots_command(capsys, tmp_path):
     out = json.loads(capsys.readouterr().out)
     assert out["potted"] and [p["pocket"] for p in out["pots"]] == ["middle_right"]
     assert main(["pots", str(tmp_path / "none.mp4")]) == 2
-    assert "cannot open the video" in capsys.readouterr().err
+    assert "no such file" in capsys.readouterr().err
 
 
 def test_a_gap_within_the_measurement_error_is_marked_for_review():

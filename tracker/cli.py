@@ -335,13 +335,14 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     """Calibrate from an image or a video frame; write the profile and a rectified picture."""
     import cv2
 
-    from calibration.auto import calibrate_image, calibrate_points
+    from calibration.auto import calibrate_points
     from calibration.finder import TableNotFound
     from calibration.io import MediaError, read_frame
     from calibration.limits import HFOV_DEG
     from calibration.profile import CalibrationError
     from calibration.rectify import overlay, rectified
     from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
 
     out = _output_file("--out", args.out, force=args.force)
     hfov = _number("--hfov", args.hfov, HFOV_DEG, "degrees")
@@ -454,7 +455,7 @@ def cmd_process(args: argparse.Namespace) -> int:
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
         summary["resumed_after_strokes"] = point.strokes
-    if res.skipped_frames or res.dropped_frames or res.gaps:
+    if res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped:
         summary["live"] = {"skipped_frames": res.skipped_frames,
                            "startup_skipped": res.startup_skipped,
                            "skipped_while_moving": res.skipped_forced,

@@ -77,9 +77,10 @@ def referee_metrics() -> dict[str, float]:
 
 def calibration_metrics() -> dict[str, float]:
     """Automatic calibration on the stock overhead and TV synthetic views."""
-    from calibration.auto import calibrate_image, table_corners
+    from calibration.auto import table_corners
     from calibration.camera import CameraModel
     from calibration.table import STANDARD_TABLE as T
+    from tracker.perception.calibrate import calibrate_image
     from tracker.rules.snooker import SnookerRules
     from tracker.synth.render import Renderer, RenderStyle
 
@@ -106,8 +107,8 @@ def position_errors(name: str, step: int = 5, detector: str = "auto") -> dict[st
     errors (mm), found/total, colour errors and detections matching no ball."""
     import cv2
 
-    from calibration.auto import calibrate_image
     from calibration.table import STANDARD_TABLE as T
+    from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
     from tracker.perception.learned import make_detector
 

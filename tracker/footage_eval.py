@@ -58,9 +58,9 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
     (None where the labels have no colours), pixel and millimetre errors, extra detections."""
     import cv2
 
-    from calibration.auto import calibrate_image
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
     from tracker.perception.learned import make_detector
 
@@ -144,9 +144,9 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
     """Balls counted per colour on the broadcast stills against the labels."""
     import cv2
 
-    from calibration.auto import calibrate_image
     from calibration.finder import TableNotFound
     from calibration.table import STANDARD_TABLE
+    from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
     from tracker.perception.learned import make_detector
 
@@ -239,9 +239,9 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
     where it touches the cloth)."""
     import cv2
 
-    from calibration.auto import calibrate_best
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_best
     from tracker.perception.learned import make_detector
     from tracker.perception.potwatch import _sample
 
@@ -305,9 +305,9 @@ def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, An
     when it lies inside some box. Colours are not compared (pool balls are not snooker's)."""
     import cv2
 
-    from calibration.auto import calibrate_image
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
     from tracker.perception.learned import make_detector
 
     root = footage(base)

@@ -28,22 +28,25 @@ from typing import Any
 
 import numpy as np
 
-from calibration.auto import calibrate_image
-from calibration.finder import TableNotFound
-from calibration.monitor import ViewMonitor, ViewStatus
+from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus
 from calibration.profile import Calibration
+from calibration.startup import NoTableAtStart, find_start, working_scale
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.cadence import FrameCadence, table_mask
+from tracker.perception.calibrate import find_colour_balls
 from tracker.perception.change import ChangeGatedDetector
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
 from tracker.perception.track import TableState, Tracker
+from tracker.perception.unique import settle_unique_classes
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
 from tracker.sources import Frame, FrameSource, SourceEnd, SourceError, open_source
+from tracker.viewcuts import ViewSegments, back_note, cut_note, end_note, observed_start_note
 from tracker.words import balls_words, the_ball
 
 
@@ -199,7 +202,12 @@ class RefereeRun:
         listeners: receive the records, frames and the end as they happen.
         on_call: called with each decision in a referee's words (the CLI prints them).
         detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
-        gated: detect only where the table changed (:mod:`tracker.perception.change`).
+        gated: detect only where the table changed (:mod:`tracker.perception.change`); the
+            colour detector only: the learned one settles a frame's colours over the whole
+            frame (one ball per unique colour, the game's constraint), which a search of a few
+            boxes cannot, and gated it changed a call of the broadcast sample (eval --fast).
+        cadence: repeated frames of the source (:class:`tracker.cadence.FrameCadence`): the
+            tracker then runs on the picture clock, repeats skipped.
     """
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
@@ -207,8 +215,11 @@ class RefereeRun:
                  spoken: dict[int, dict[str, Any]] | None = None,
                  listeners: Iterable[RunListener] = (),
                  on_call: Callable[[str], None] | None = None, detector: str = "auto",
-                 gated: bool = True):
+                 gated: bool = True, cadence: FrameCadence | None = None):
         self.calibration = calibration
+        self.cadence = cadence if cadence is not None and cadence.period else None
+        self.source_fps = fps
+        fps = self.cadence.picture_fps if self.cadence else fps
         self.fps = fps
         self.players = players
         self.inputs = list(inputs or [])
@@ -217,7 +228,8 @@ class RefereeRun:
         self.on_call = on_call
         #: receives live notes (skips, gaps) for the log
         self.on_note: Callable[[str], None] | None = None
-        self.detector = make_detector(calibration, detector)
+        self.detector_kind = detector
+        self.detector = make_detector(calibration, detector, working_scale(calibration))
         #: search only where the table changed (:mod:`tracker.perception.change`); False: every
         #: frame whole (the reference the gated detector is checked against)
         self.gated = gated
@@ -227,7 +239,11 @@ class RefereeRun:
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
             1.5, calibration.table.ball_radius / self.detector.r_px),
             cushion_view=CushionView.from_calibration(calibration))
-        self.monitor = ViewMonitor(calibration, check_every=max(1, int(fps // 2)))
+        self.monitor = ViewMonitor(calibration, check_every=max(1, int(self.source_fps // 2)),
+                                   ball_finder=find_colour_balls)
+        #: the stretches of frames refereed and not (cuts away from the table)
+        self.segments = ViewSegments()
+        self._last_view: FrameView | None = None
         self.match = Match()
         self.result = ProcessResult()
         self.start: FrameStart | None = None
@@ -239,23 +255,44 @@ class RefereeRun:
         self._inputs_done: set[int] = set()
 
     # --- starting -------------------------------------------------------------------------
-    def begin(self, first: np.ndarray) -> FrameStart:
+    def begin(self, first: np.ndarray, learn: list[np.ndarray] | None = None) -> FrameStart:
         """Learn this camera from its first picture and start the frame (the standard rack, or
-        the layout seen when the video starts mid-frame)."""
+        the layout seen when the video starts mid-frame).
+
+        Args:
+            learn: more frames of this view (the first seconds): the view monitor's
+                reference (what the view looks like). The cloth and the colours are learned
+                from the first picture of the view alone.
+        """
+        if learn:
+            self.monitor.signature = ViewSignature.build(self.calibration, learn)
+            learn = [f for f in learn if self.monitor.signature.same_view(f)[0]]
+            if learn and not self.monitor.signature.same_view(first)[0]:
+                first = learn[0]  # the video opens on something else (a cut in the window)
+        # the cloth from the first picture alone: frames of the first seconds would make a
+        # ball resting in a pocket's jaws all that while part of the pocket (real clip 11)
         self.detector.learn_cloth(first)
-        self.detector.learn_colours([first])  # this camera's colours, anchored on the spots
+        # this camera's colours, anchored on the spots, from that picture too: frames of the
+        # first seconds hold a hand placing the cue ball or a struck one blurred, and colours
+        # learned from them lose the blurred white of a hard break-off (overhead sample: the
+        # break-off missed); on the twelve broadcast clips one picture does as well
+        self.detector.learn_colours([first])
         start = None
         for _n, inp in self.inputs:
             if isinstance(inp, FrameStart):
                 start = replace(inp, players=self.players if self.players != ("A", "B") else inp.players)
                 self.inputs = [x for x in self.inputs if x[1] is not inp]
                 break
+        self._observed = start is None
         if start is None:
             start = _observed_start(self.detector, self.tracker, first, self.players)
         if start.positions:
             self.tracker.seed(start.positions)
         self.start = start
-        self._feed(start)
+        observed = self._observed and start.positions is not None
+        self._feed(start, [observed_start_note(start.positions, self.calibration.table.spots,
+                                               1.5 * self.calibration.table.ball_radius)]
+                   if observed else [])
         self._inputs_due(1)
         return start
 
@@ -302,13 +339,29 @@ class RefereeRun:
         t_c = time.perf_counter()
         times.monitor += t_c - t_b
         view = FrameView(frame, status, decisions=decisions)
+        changed = self.segments.add(frame.index, status.refereed)
+        picture = frame.index
+        if status.refereed:
+            if changed and self.segments.runs[-2][0] > 0:  # back after a cut: the next stroke is told
+                self.strokes.pending_review.append(back_note(*self.segments.away(self.source_fps)[-1]))
+            if status.state == "recalibrated":
+                self._adopt_view(frame.image)
+            if self.cadence is not None:
+                picture = self.cadence.tick(frame.image, frame.index)
         if not status.refereed:
             self.result.not_refereed_frames += 1
+            if changed:  # the picture left the table: a stroke under way is called as seen
+                view.shot, outs = self._end_stroke(cut_note(frame.t))
+                view.decisions += outs
+        elif picture is None and self._last_view is not None:
+            # the picture repeats the last one (a raised frame rate): nothing new to see
+            view.detections, view.state = self._last_view.detections, self._last_view.state
         else:
             view.detections = self._detect(frame.image)
             t_d = time.perf_counter()
             times.detect += t_d - t_c
-            view.state = self.tracker.update(frame.index, view.detections)
+            view.state = self.tracker.update(frame.index if picture is None else picture,
+                                             view.detections)
             t_e = time.perf_counter()
             times.track += t_e - t_d
             shot = self.strokes.update(view.state)
@@ -320,18 +373,39 @@ class RefereeRun:
             times.referee += time.perf_counter() - t_f
         times.frames += 1
         self.result.frames = max(self.result.frames, frame.index + 1)
+        if view.state is not None:
+            self._last_view = view
         for li in self.listeners:
             li.on_frame(self, view)
         return view
 
+    def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
+        """Call the stroke under way, if any, on what was seen (``note`` for review)."""
+        shot = self.strokes.end_now(note)
+        return (None, []) if shot is None else self._referee(shot)
+
+    def _adopt_view(self, image: np.ndarray) -> None:
+        """The monitor calibrated a new view (the camera moved, or another camera shows the
+        whole table): detect with it from this frame on. Positions stay in table
+        millimetres, so the tracks go on."""
+        cal = self.monitor.cal
+        self.calibration = cal
+        self.detector = make_detector(cal, self.detector_kind, working_scale(cal))
+        self.detector.learn_cloth(image)
+        self.detector.learn_colours([image])
+        self.strokes.cushion_view = CushionView.from_calibration(cal)
+        if self.cadence is not None:
+            self.cadence.mask = table_mask(cal)
+
     def _detect(self, image: np.ndarray) -> BallDetections:
         """Balls in one frame: searched again only where the table changed
-        (:class:`ChangeGatedDetector`) unless ``gated`` is off."""
-        if not self.gated:
-            return self.detector.detect(image)
+        (:class:`ChangeGatedDetector`) unless ``gated`` is off; one white and one of each
+        colour (contests settled by the game's constraint: :mod:`tracker.perception.unique`)."""
+        if not self.gated or self.detector.classifier is not None:
+            return _settled(self.detector, self.detector.detect(image))
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)
-        return self.gate.detect(image)
+        return _settled(self.detector, self.gate.detect(image))
 
     def skipped(self, frame: Frame, forced: bool) -> None:
         """A live frame skipped to keep up (not processed)."""
@@ -426,7 +500,7 @@ class RefereeRun:
             self.strokes.referee_replacing()  # his hands will move balls
         return self._feed(inp)
 
-    def _feed(self, rec: Record) -> list[dict[str, Any]]:
+    def _feed(self, rec: Record, notes: list[str] | None = None) -> list[dict[str, Any]]:
         if self._before_last is not None:
             self._before_last[1].append(rec)
         try:
@@ -436,6 +510,8 @@ class RefereeRun:
                 raise
             calls = [{"input": getattr(rec, "kind", "?"), "accepted": False, "message": str(exc),
                       "notes": []}]
+        if notes and calls:
+            calls[0]["notes"] = [*calls[0].get("notes", []), *notes]
         self._emit(rec, calls)
         return calls
 
@@ -456,6 +532,9 @@ class RefereeRun:
             "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
             "shots": len(self.result.shots), "frames": self.result.frames,
             "not_refereed_frames": self.result.not_refereed_frames}
+        away = self.segments.away(self.source_fps)
+        if away:
+            board["not_refereed"] = [list(a) for a in away]
         res = self.result
         if res.skipped_frames or res.dropped_frames or res.gaps:
             board["live"] = {"skipped_frames": res.skipped_frames,
@@ -471,7 +550,11 @@ class RefereeRun:
         return board
 
     def finish(self, end: SourceEnd | None) -> ProcessResult:
-        """End the run: tell the listeners, return the result."""
+        """End the run: call a stroke still under way on what was seen, tell the listeners,
+        return the result."""
+        if end is not None and self._last_view is not None and self.segments.runs \
+                and self.segments.runs[-1][2]:
+            self._end_stroke(end_note(self._last_view.frame.t))
         self.result.end = end
         board = self.summary()
         for li in self.listeners:
@@ -509,9 +592,11 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
 
     Raises:
         VideoError: unreadable video, a calibration made for pictures of another size, no
-            table in its first frames, or (resuming) a video that no longer gives the calls
+            table in its first seconds, or (resuming) a video that no longer gives the calls
             already made (with the reason).
     """
+    import itertools
+
     from tqdm import tqdm
 
     from tracker.live import FrameFeed, may_skip
@@ -533,28 +618,37 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
             except ValueError as exc:
                 raise VideoError(str(exc)) from None
         table = table or (calibration.table if calibration else TableGeometry.standard())
-        if calibration is None:
-            try:
-                calibration = calibrate_image(first.image, table)
-            except TableNotFound as exc:
-                raise VideoError(f"no table found in the first frame: {exc}; give --calibration "
-                                 "PROFILE (see `snooker-tracker calibrate`)") from None
+        try:
+            # the camera from the best frames of the first seconds (calibration/startup.py)
+            start = find_start(itertools.chain([first], frames), source.fps, table, calibration,
+                               ball_finder=find_colour_balls)
+        except NoTableAtStart as exc:
+            raise VideoError(f"{source.name}: {exc}; give --calibration PROFILE (see "
+                             "`snooker-tracker calibrate`)") from None
+        calibration = start.calibration
         outs: list[RunListener] = []
         if out_dir is not None:
             outs.append(JsonlOutputs(Path(out_dir), calibration,
                                      resume.lines if resume is not None else None))
+        cadence = FrameCadence.learn([f.image for f in start.frames], source.fps,
+                                     table_mask(calibration))
         run = (resume.run if resume is not None else RefereeRun)(
             calibration, source.fps, players, inputs, spoken, [*outs, *listeners], on_call,
-            detector, gated)
+            detector, gated, cadence)
         run.on_note = on_note
-        run.begin(first.image)
+        if start.skipped:  # frames before the window that calibrated: no table in them
+            run.segments.skip(0, start.skipped - 1)
+            run.result.not_refereed_frames += start.skipped
+        run.begin(start.frames[0].image, learn=start.samples)
         if source.live:  # frames that came while the camera was being learnt: not waited for
             run.result.startup_skipped, gaps = feed.discard_backlog()
             for f in gaps:
                 run.mark_gap(f)
         total = min(source.total or 0, max_frames or 10**9) or None
         bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
-        frame: Frame | None = first
+        bar.update(start.skipped)
+        stream = itertools.chain(start.frames, frames)
+        frame: Frame | None = next(stream)
         decode_s = 0.0
         cut_off: BaseException | None = None
         stopped_early = False
@@ -573,7 +667,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                     stopped_early = True
                     break
                 t_a = time.perf_counter()
-                frame = next(frames, None)
+                frame = next(stream, None)
                 decode_s = time.perf_counter() - t_a
         except BaseException as exc:  # Ctrl-C or an error: the run ends, saying so
             cut_off = exc
@@ -645,10 +739,16 @@ def spoken_from_log(path: str | Path) -> dict[int, dict[str, Any]]:
     return out
 
 
+def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
+    """``det`` with one white and one of each colour (contests settled by the game's
+    constraint: :mod:`tracker.perception.unique`)."""
+    return settle_unique_classes(det, detector.class_cost(det))
+
+
 def _observed_start(detector: BallDetector, tracker: Tracker, first, players) -> FrameStart:
     """The frame start as the camera sees it: the standard rack (white in hand) when the
     table shows one, else the observed layout (the video starts mid-frame)."""
-    st = tracker.update(0, detector.detect(first))
+    st = tracker.update(0, _settled(detector, detector.detect(first)))
     tracker.reset()
     n_red = sum(1 for b in st.pos if B.is_red(b))
     colours = sum(1 for b in st.pos if B.is_colour(b))

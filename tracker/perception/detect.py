@@ -886,7 +886,7 @@ class BallDetector:
                 feats.append(np.zeros(5, np.float32))
                 continue
             feats.append(np.median(_feature(patch.reshape(-1, 3)), axis=0))
-        return np.array(feats, np.float32)
+        return np.array(feats, np.float32).reshape(-1, 5)  # (0, 5) when no centre
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 8) from the feature distances to the prototypes."""

@@ -9,7 +9,7 @@ every ball has been at rest for ``settle_s``; its shot record then goes to the r
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -39,6 +39,12 @@ CARRY_SPEEDUP = (1.3, 150.0)
 #: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
 #: accelerating it.
 CARRY_LATE_SPEEDUP = (1.1, 40.0)
+#: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
+#: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
+#: ball does at once (on a TV view the far end's coarse positions make a struck ball's
+#: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
+#: hand: real broadcast clips 7 and 11).
+HAND_START_SPEED_MM_S = 2000.0
 #: All balls at rest this long ends the stroke, s.
 SETTLE_S = 0.6
 #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
@@ -289,6 +295,9 @@ class StrokeDetector:
         v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
         s.white_speeds.append(v)
         w = s.white_speeds
+        if len(w) >= 2 and w[1] >= HAND_START_SPEED_MM_S:
+            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # already too fast for a hand
+            return False
         if len(w) < CARRY_FRAMES:
             return False
         ratio, margin = CARRY_SPEEDUP
@@ -524,6 +533,15 @@ class StrokeDetector:
                     for e in s.events)
                 or any(t_l > t for t_l, _ in s.loose.values()))
 
+    def end_now(self, note: str) -> Shot | None:
+        """End the stroke in progress with what was seen so far (the picture cut away from
+        the table, or the video ended, before every ball came to rest), ``note`` added for
+        review; None when no stroke is in progress."""
+        if self.stroke is None or self.prev is None:
+            return None
+        self.stroke.review.append(note)
+        return self._finish(self.prev)
+
     def referee_replacing(self) -> None:
         """The operator chose to have the balls replaced (after a miss): until the next stroke,
         balls moved between strokes are the referee's doing and are not noted for review."""
@@ -583,7 +601,7 @@ class StrokeDetector:
         for ball, track in s.track.items():
             moved = [x for x in track if x[0] >= s.t0 - 1e-6]
             s.events.extend(self.cushion_hits(moved, ball))
-        events = sorted(s.events, key=lambda e: e.t)
+        events = sorted(_after_first_contact(s.events), key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
         if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
             hit = [next((b for b in c.balls if b != B.WHITE), c.ball) for c in contacts[:2]]
@@ -599,6 +617,26 @@ class StrokeDetector:
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
                     positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
                     needs_review=tuple(s.review))
+
+
+def _after_first_contact(events: list[Event]) -> list[Event]:
+    """``events`` with a pot or a departure from the table that is timed before the first
+    contact of its ball moved just after that contact (1 ms): an object ball struck too hard
+    to be seen moving is timed from the frame it was last seen, which can fall a few
+    milliseconds before the contact's sub-frame time; it cannot have dropped before it was
+    hit."""
+    first: dict[str, float] = {}
+    for e in events:
+        if e.type == EventType.CONTACT:
+            for b in e.balls:
+                first[b] = min(first.get(b, e.t), e.t)
+    out = []
+    for e in events:
+        if (e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.WHITE
+                and e.ball in first and e.t <= first[e.ball]):
+            e = replace(e, t=round(first[e.ball] + 0.001, 4))
+        out.append(e)
+    return out
 
 
 def _seen_samples(track: list[tuple[float, tuple[float, float]]]) -> tuple[np.ndarray, np.ndarray]:

@@ -16,10 +16,10 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from calibration.auto import calibrate_best
 from calibration.io import MediaError, check_video_file
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
+from tracker.perception.calibrate import calibrate_best
 from tracker.perception.learned import make_detector
 from tracker.perception.track import Tracker, TrackerConfig
 

@@ -64,6 +64,17 @@ class TrackerConfig:
         relocate_frames: a white or colour unseen for more than this many frames is taken to
             be wherever its colour is next seen standing still for this many frames (put back
             by hand, replaced after a miss).
+        path_frames: a ball that vanishes at a pocket is potted only if it had been followed
+            this many frames since it was put or first found on the table (a sleeve over a
+            pocket, read as the black the moment it stood still, is not followed that long).
+        path_cone_deg: ... and only if its last frames' motion heads for the pocket's mouth
+            within this angle (a hand or a cue passing over the mouth goes any way), or it was
+            last seen in the mouth moving on into the pocket (a ball running along a cushion
+            into a corner passes the mouth's centre before it drops).
+        resume_s: a white or colour that went unseen while moving (behind a player, merged
+            with another ball) and is seen again moving within this time is the same ball
+            going on (not a ball put down by hand, which must stand still to be taken).
+        resume_reach_mm: ... when seen again within this distance of where it was last seen.
     """
 
     rest_speed_mm_s: float = 40.0
@@ -80,6 +91,10 @@ class TrackerConfig:
     vanish_confirm_s: float = 1.0
     empty_occupancy: float = 0.25
     off_speed_mm_s: float = 800.0
+    path_frames: int = 3
+    path_cone_deg: float = 60.0
+    resume_s: float = 1.0
+    resume_reach_mm: float = 600.0
 
 
 @dataclass
@@ -104,6 +119,9 @@ class Slot:
     trail: list[np.ndarray] = field(default_factory=list)
     vanished: bool = False
     off_cushion: str | None = None
+    appeared_frame: int = -1
+    #: whether it was moving when it went unseen (see ``TrackerConfig.resume_s``)
+    lost_moving: bool = False
 
 
 @dataclass
@@ -131,6 +149,8 @@ class Tracker:
         self.slots = {b: Slot(b) for b in SLOTS}
         self.updates = 0
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
+        #: unit vectors from each pocket's mouth into its fall (into the pocket)
+        self.pocket_in = {n: _unit(np.subtract(p.fall, p.mouth_centre)) for n, p in table.pockets.items()}
 
     def reset(self) -> None:
         """Forget every track."""
@@ -147,10 +167,6 @@ class Tracker:
                 s.pos = np.array(p, float)
                 s.on_table = True
                 s.rest_sum, s.rest_n = s.pos.copy(), 1
-
-    def _near_pocket(self, p: np.ndarray) -> tuple[str, float]:
-        name = min(self.pocket_xy, key=lambda n: np.linalg.norm(self.pocket_xy[n] - p))
-        return name, float(np.linalg.norm(self.pocket_xy[name] - p))
 
     def _pocket_on_path(self, a: np.ndarray, b: np.ndarray) -> tuple[str, float]:
         """The pocket whose mouth centre comes nearest the straight path from ``a`` to ``b``
@@ -259,6 +275,52 @@ class Tracker:
             return None
         return t.cushion_label(best[0], float(at[1])), best[1]
 
+    def _all_reds_seen(self, ball: str, det: BallDetections) -> bool:
+        """Whether ``ball`` is a red and the frame shows at least as many reds as the table
+        has (this one included): a red that vanished at a contact in a cluster of reds and
+        is not missing from the count has not been potted."""
+        if not B.is_red(ball):
+            return False
+        on = sum(1 for b, o in self.slots.items() if B.is_red(b) and o.on_table)
+        return int(np.sum(det.cls == CLASSES.index("red"))) >= on
+
+    def _path_into(self, s: Slot, pocket: str, frame: int) -> bool:
+        """Whether the ball that just vanished was on its way into ``pocket``: a ball's path,
+        not a dark blob at the mouth (a sleeve, a hand or the cue over the pocket, read as a
+        ball for a moment). It has been followed for :attr:`TrackerConfig.path_frames`
+        frames since it was last put (or found) on the table, and its last frames' motion
+        leads into the pocket: toward its mouth within :attr:`TrackerConfig.path_cone_deg`,
+        or, for a ball that barely moved (one hanging in the jaws, tapped in), from within a
+        pocket mouth of it."""
+        if s.appeared_frame >= 0 and s.last_frame - s.appeared_frame < self.cfg.path_frames:
+            return False
+        if s.pos is None or len(s.trail) < 2:
+            return False
+        mouth = self.pocket_xy[pocket]
+        step = s.trail[-1] - s.trail[0]
+        travelled = float(np.linalg.norm(step))
+        to_mouth = mouth - s.trail[0]
+        in_mouth = float(np.linalg.norm(mouth - s.trail[-1])) <= self.table.pockets[pocket].mouth_width
+        if travelled < 2 * self.cfg.rest_jitter_mm:
+            return in_mouth
+        cone = np.cos(np.radians(self.cfg.path_cone_deg))
+        cos = float(step @ to_mouth) / (travelled * float(np.linalg.norm(to_mouth)) + 1e-9)
+        # in the mouth already (past its centre along a cushion), going on into the pocket
+        going_in = float(step @ self.pocket_in[pocket]) / travelled >= np.cos(np.radians(80.0))
+        return cos >= cone or (in_mouth and going_in)
+
+    def _resumes(self, s: Slot, cand_mm: np.ndarray, frame: int) -> bool:
+        """Whether a ball unseen since it went out of sight while moving, for no more than
+        :attr:`TrackerConfig.resume_s`, has a detection of its colour (``cand_mm`` (K, 2))
+        within :attr:`TrackerConfig.resume_reach_mm` of where it was last seen: it is going
+        on, and is followed from there at once."""
+        if not s.lost_moving or s.pos is None or not s.on_table or s.potted_pocket is not None:
+            return False
+        unseen = frame - s.last_frame
+        if unseen <= 1 or unseen > self.cfg.resume_s * self.fps:
+            return False
+        return bool(np.min(np.linalg.norm(cand_mm - s.pos, axis=1)) <= self.cfg.resume_reach_mm)
+
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
         """The cushion a moving ball that just vanished was jumping: it was heading at it at
         least ``off_speed_mm_s`` and its centre was within a radius plus two frames of travel
@@ -301,6 +363,8 @@ class Tracker:
                 continue
             s = self.slots[ball]
             lost = frame - s.last_frame > cfg.relocate_frames
+            if lost and self._resumes(s, det.mm[cand], frame):
+                lost = False  # the same ball going on after a moment unseen while it moved
             if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
                 # unknown, off the table, or hidden for a while (a hand may have moved it):
                 # the only ball of its colour is wherever that colour is seen standing still
@@ -329,7 +393,10 @@ class Tracker:
             else:
                 pred = s.pos + s.vel * dt
                 d = np.linalg.norm(det.mm[cand] - pred, axis=1)
-                if d.min() > self._gate(s, frame):
+                gate = self._gate(s, frame)
+                if self._resumes(s, det.mm[cand], frame):
+                    gate = max(gate, cfg.resume_reach_mm)
+                if d.min() > gate:
                     continue
                 j = cand[int(np.argmin(d))]
             assigned[ball] = j
@@ -402,6 +469,7 @@ class Tracker:
                     s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
                 if not s.on_table or s.pos is None or ball in relocated:
                     appeared.append(ball)
+                    s.appeared_frame = frame
                     s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
                     s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
                     s.potted_pocket = None
@@ -437,10 +505,14 @@ class Tracker:
                 s.uncertainty = 1.0
                 s.trail = [*s.trail[-2:], p.copy()]
             else:
+                if s.seen:
+                    s.lost_moving = s.moving
                 s.seen = False
                 if s.on_table and s.pos is not None:
                     missing = frame - s.last_frame
-                    pocket, dist = self._pocket_on_path(s.pos, s.pos + s.vel * dt * missing)
+                    # where its motion took it: two frames at most (a ball unseen longer is
+                    # hidden or gone, and its last speed says nothing of where)
+                    pocket, dist = self._pocket_on_path(s.pos, s.pos + s.vel * dt * min(missing, 2))
                     leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
                                and s.potted_pocket is None else None)
                     if leaving is not None and not self._barely_moved(s):
@@ -449,7 +521,8 @@ class Tracker:
                         # jumped it; off the table if it stays gone and its place bare
                         s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
                         s.vanished, s.off_cushion = True, leaving
-                    elif s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None:
+                    elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
+                          and self._path_into(s, pocket, frame)):
                         # vanished near a pocket while moving: a pot, once it stays gone
                         s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
                     elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
@@ -463,11 +536,14 @@ class Tracker:
                     wait = cfg.pot_confirm_s
                     if s.vanished:
                         wait = max(wait, cfg.vanish_confirm_s)
-                    if s.vanished and missing * dt >= 3 * wait and not self._bare(det, s.pos):
-                        # its place stayed covered: it is hidden there, not potted
+                    if s.vanished and missing * dt >= 3 * wait and (
+                            not self._bare(det, s.pos) or self._all_reds_seen(ball, det)):
+                        # its place stayed covered: it is hidden there, not potted; or as many
+                        # reds are seen as there are: it rolled on unseen in a cluster
                         s.potted_pocket, s.vanished, s.moving = None, False, False
                     if (s.potted_pocket is not None and missing * dt >= wait
-                            and (not s.vanished or self._bare(det, s.pos))):
+                            and (not s.vanished or (self._bare(det, s.pos)
+                                                    and not self._all_reds_seen(ball, det)))):
                         s.on_table, s.vanished = False, False
                         if s.potted_pocket == OFF_TABLE:
                             off.append((ball, s.potted_t, s.off_cushion or ""))
@@ -493,3 +569,8 @@ class Tracker:
         self.updates += 1
         return TableState(frame, t, pos, moving, visible, pots, appeared, off)
 
+
+def _unit(v: np.ndarray) -> np.ndarray:
+    """``v`` scaled to length 1 (zero stays zero)."""
+    n = float(np.linalg.norm(v))
+    return np.asarray(v, float) / n if n > 0 else np.zeros(2)

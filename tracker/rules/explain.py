@@ -27,6 +27,8 @@ def explain(res: dict[str, Any]) -> str:
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
         return say(" ".join([f"[{res['input']}] {head}.", *res.get("notes", [])]))
+    if "error" in res and "striker" not in res:  # the referee could not call the stroke
+        return say(f"Shot {res['shot']}: NOT CALLED: {res['error']}. NEEDS REVIEW.")
     parts = [f"Shot {res['shot']} ({res.get('player') or res['striker']}):", *_call(res)]
     for r in res["respots"]:
         where = f" at ({r['position'][0]:.0f}, {r['position'][1]:.0f}) mm" if r["position"] else ""
