@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pytest
 
 from calibration.table import STANDARD_TABLE as T
 from tracker.perception.events import CushionView, StrokeDetector
@@ -46,6 +47,27 @@ def test_a_struck_cue_ball_makes_a_stroke_and_a_carried_one_does_not():
     carried = [({"white": tuple(a + (b - a) * (0.5 - 0.5 * math.cos(math.pi * k / (n - 1)))),
                  "red_01": RED}, {"white"}) for k in range(1, n)]
     assert _feed(_rest(tuple(a), 15) + carried + _rest(tuple(b), 30)) == []
+
+
+@pytest.mark.parametrize("fraction", [0.15, 0.4, 0.7, 0.95])
+@pytest.mark.parametrize("gain", [0.0, 0.06])
+def test_a_strike_between_two_frames_is_a_stroke(fraction: float, gain: float):
+    """The strike falls within a frame interval: the first frame after it shows only
+    ``fraction`` of a frame's motion, the next ones full speed (a ball struck high gains
+    ``gain`` of its speed while it slides, over five frames): a stroke, not a hand."""
+    a = np.array([900.0, 700.0])
+    u = np.array([0.6, 0.8])
+    track, s, v = [], 0.0, 2600.0
+    for k in range(60):
+        dt = fraction / FPS if k == 0 else 1.0 / FPS
+        s += v * dt
+        v = v * (1 + gain / 5) if 0 < k <= 5 else max(0.0, v - 700.0 * dt)
+        track.append(({"white": tuple(a + u * s), "red_01": RED}, {"white"} if v > 0 else set()))
+        if v == 0:
+            break
+    shots = _feed(_rest(tuple(a), 15) + track + _rest(tuple(a + u * s), 30))
+    assert len(shots) == 1
+    assert abs(shots[0].t_start - (15 - 1 + 1 - fraction + 0.5) / FPS) <= 1.0 / FPS
 
 
 def test_a_gentle_roll_into_a_ball_beside_it_is_a_stroke():

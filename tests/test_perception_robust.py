@@ -340,3 +340,45 @@ def test_a_ball_struck_at_a_near_cushion_and_never_seen_is_off_the_table():
         det.occupancy = _occupied(0.0)
         off += tr.update(f, det).off
     assert [(b, c) for b, _, c in off] == [("red_01", "left_top")]
+
+
+def _fast_red_vanishes(start: tuple[float, float], direction: tuple[float, float],
+                       steps: list[float]) -> list:
+    """A red at rest at ``start`` (mm) struck along ``direction``: seen after each of
+    ``steps`` (mm moved per frame, the first a fraction of a frame's motion: the strike fell
+    between frames), then never again; the white stands elsewhere throughout. Returns the
+    (ball, pocket) pots called."""
+    tr = Tracker(T, 25.0)
+    white = (400.0, 900.0)
+    pots, f = [], 0
+    p, u = np.array(start, float), np.array(direction, float)
+    for _ in range(6):
+        pots += tr.update(f, _dets({"red": tuple(p), "white": white})).pots
+        f += 1
+    for step in steps:
+        p = p + u * step
+        pots += tr.update(f, _dets({"red": tuple(p), "white": white})).pots
+        f += 1
+    for _ in range(30):
+        pots += tr.update(f, _dets({"white": white})).pots
+        f += 1
+    return [("red" if p[0].startswith("red") else p[0], p[1]) for p in pots]
+
+
+def test_a_fast_red_last_seen_just_short_of_a_pocket_is_potted_there():
+    """A red struck hard at 6 m/s, seen last 50 mm short of the right middle pocket's mouth
+    (the next frame would put it 190 mm beyond, off the table): its path since it was last
+    seen crosses the mouth, so it dropped there (two reds potted in one stroke: the second,
+    struck hard by the first, was lost 'short of the pocket' and left as a ghost)."""
+    mouth_x = T.pockets["middle_right"].mouth_centre[0]
+    y = T.pockets["middle_right"].mouth_centre[1]
+    got = _fast_red_vanishes((mouth_x - 50.0 - 360.0, y), (1.0, 0.0), [120.0, 240.0])
+    assert got == [("red", "middle_right")]
+
+
+def test_a_fast_red_lost_beside_a_pocket_is_not_potted():
+    """The same red lost at the same speed 300 mm in from the side cushion, passing the middle
+    pocket at that distance: it is hidden, not potted."""
+    mouth_x = T.pockets["middle_right"].mouth_centre[0]
+    y = T.pockets["middle_right"].mouth_centre[1]
+    assert _fast_red_vanishes((mouth_x - 300.0, y - 480.0), (0.0, 1.0), [120.0, 240.0]) == []

@@ -193,7 +193,7 @@ class ChangeGatedDetector:
         r_small = d.r_px * s
         grow = max(2, int(2 * round(GROW_R * r_small / 2)))
         fg = self.fg.copy()
-        pxs, clusters, blobs, done = [], [], [], []
+        pxs, clusters, faints, blobs, done = [], [], [], [], []
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
@@ -207,7 +207,7 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs = self._search(frame, rect, view, fg_box)
+            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box)
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -215,11 +215,13 @@ class ChangeGatedDetector:
             ok = _inside(px * s, [inner])
             pxs.append(px[ok])
             clusters.append(in_cluster[ok])
+            faints.append(faint[ok])
             blobs += box_blobs
             done.append(inner)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
             return None
         d._blobs = blobs
+        d._faint = np.concatenate(faints) if faints else np.zeros(0, bool)
         new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
                       np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
         inner = done
@@ -261,9 +263,9 @@ class ChangeGatedDetector:
     def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
                 fg: np.ndarray | None = None):
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px). ``view``
-        and ``fg``: the box's view (:meth:`_view`) that has just found the box's foreground
-        ``fg`` (it is not found again)."""
+        foreground of the box, blobs of several balls in working-scale frame px, faint (N,):
+        found by the faint-ball search). ``view`` and ``fg``: the box's view (:meth:`_view`)
+        that has just found the box's foreground ``fg`` (it is not found again)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
         if view is None or fg is None:
@@ -272,7 +274,7 @@ class ChangeGatedDetector:
                                              None if fg is not None else
                                              self._crop_small(frame, rect), fg)
         blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs
+        return px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs, view._faint
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""

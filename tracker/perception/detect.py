@@ -25,6 +25,15 @@ CLASSES = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black")
 FG_CHROMA = 22
 #: A pixel darker than this fraction of the cloth's lightness is not cloth (the black ball).
 FG_DARK = 0.45
+#: A ball whose colour is close to the cloth's (a green on a blue-green or green cloth) is
+#: found as a ball-sized disc (about 0.7 radii) whose mean difference from the cloth, in
+#: lightness relative to the cloth's (per WEAK_LIGHTNESS) plus chroma (per WEAK_CHROMA, 8-bit
+#: Lab), reaches WEAK_SCORE, away from everything the ordinary mask found. Bare cloth, its nap,
+#: the lamps' fall-off and sensor noise reach about 0.1 in lightness and 8 in chroma on such a
+#: disc (measured on the harder synthetic world's draws); such balls 0.15-0.8 and 9-21.
+WEAK_LIGHTNESS = 0.12
+WEAK_CHROMA = 12.0
+WEAK_SCORE = 2.0
 #: With the learned classifier, two detections closer than this many local radii on screen are
 #: one ball (the more ball-like stays): touching balls one behind the other in a TV view stand
 #: about 1.1 radii apart on screen, and the classifier answers "ball" only within about half a
@@ -212,6 +221,10 @@ class BallDetector:
         #: prototypes; None: the colour detector
         self.classifier = None
         self._blobs: list[tuple[int, int, np.ndarray, float]] = []
+        #: which of the last candidates came from the faint-ball search (:meth:`_faint_balls`)
+        self._faint = np.zeros(0, bool)
+        #: search for balls whose colour is close to the cloth's (:meth:`_faint_balls`)
+        self.search_faint = True
         #: with the classifier, also search blobs of several balls for balls the candidates
         #: missed (:meth:`_search_blobs`)
         self.search_blobs = True
@@ -469,9 +482,96 @@ class BallDetector:
                 self._blobs.append((x, y, sub, r))
             centres.extend(circles)
             in_cluster.extend([split] * len(circles))
-        if not centres:
+        faint = (self._faint_balls(small, fg, lab, stats, centres) if self.search_faint
+                 else np.zeros((0, 2)))
+        self._faint = np.array([False] * len(centres) + [True] * len(faint), bool)
+        if not centres and not len(faint):
             return np.zeros((0, 2)), np.zeros(0, bool), fg
-        return self._refine(frame, np.array(centres) / self.scale), np.array(in_cluster, bool), fg
+        px = self._refine(frame, np.array(centres) / self.scale) if centres else np.zeros((0, 2))
+        if len(faint):
+            px = np.concatenate([px, self._refine_faint(frame, faint / self.scale)])
+        return px, np.array(in_cluster + [False] * len(faint), bool), fg
+
+    def _refine_faint(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """Full-resolution centres (N, 2) of faint balls found at ``px`` (N, 2): the centroid
+        of their difference from the cloth (as in :meth:`_faint_balls`) within 1.2 radii (the
+        contact shadow around the ball is even on all sides)."""
+        h, w = frame.shape[:2]
+        out = px.copy()
+        radii = self.radius_at(px)
+        mh, mw = self.cloth_map.shape[:2]
+        for i, (x, y) in enumerate(px):
+            r = float(radii[i])
+            R = int(np.ceil(1.5 * r))
+            c = self.cloth_map[min(mh - 1, max(0, int(y * self.scale))),
+                               min(mw - 1, max(0, int(x * self.scale)))].astype(np.float32)
+            for _ in range(2):
+                x0, y0 = int(round(x)) - R, int(round(y)) - R
+                x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
+                if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
+                    break
+                lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
+                score = (np.abs(lab[..., 0] - c[0]) / max(float(c[0]), 1.0) / WEAK_LIGHTNESS
+                         + (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])) / WEAK_CHROMA)
+                yy, xx = np.mgrid[y0:y1, x0:x1]
+                wgt = np.maximum(score - 1.0, 0.0) * (((xx - x) ** 2 + (yy - y) ** 2) <= (1.2 * r) ** 2)
+                if wgt.sum() < 1e-6:
+                    break
+                x, y = float((wgt * xx).sum() / wgt.sum()), float((wgt * yy).sum() / wgt.sum())
+            out[i] = (x, y)
+        return out
+
+    def _faint_balls(self, small: np.ndarray, fg: np.ndarray, labels: np.ndarray,
+                     stats: np.ndarray, centres: list[np.ndarray]) -> np.ndarray:
+        """Centres (M, 2), working-scale px, of balls the non-cloth mask misses because their
+        colour is close to the cloth's (a green ball on a blue-green or green cloth: it differs
+        in lightness more than in chroma, lighter where a lamp shines on it, darker in
+        shade): ball-sized discs whose mean difference from the cloth map reaches WEAK_SCORE
+        (see WEAK_LIGHTNESS, WEAK_CHROMA), clear of the cushions' shadowed faces, of the
+        fixtures, of the balls found (``centres``, working-scale px, with their shadows) and of
+        the mask's blobs bigger than two balls (``labels``, ``stats`` of ``fg``: players,
+        arms, cues)."""
+        if self.cloth_map is None:
+            return np.zeros((0, 2))
+        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
+        c = self.cloth_map.astype(np.float32)
+        score = (np.abs(lab[..., 0] - c[..., 0]) / np.maximum(c[..., 0], 1.0) / WEAK_LIGHTNESS
+                 + (np.abs(lab[..., 1] - c[..., 1]) + np.abs(lab[..., 2] - c[..., 2])) / WEAK_CHROMA)
+        r = self.r_px * self.scale
+        k = max(3, int(1.4 * r) | 1)
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
+        mean = cv2.filter2D(score, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+        clear = max(3, int(4 * r) | 1)
+        big = np.nonzero(stats[:, cv2.CC_STAT_AREA] > 2.0 * np.pi * r * r)[0]
+        big = big[big > 0]
+        away = (np.isin(labels, big) if len(big) else np.zeros(fg.shape, bool)).astype(np.uint8)
+        away = cv2.dilate(away | self.static, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear)))
+        for cx, cy in centres:
+            cv2.circle(away, (int(round(cx)), int(round(cy))), int(np.ceil(2.5 * r)), 1, -1)
+        inner = cv2.erode(self.bed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear)))
+        allowed = inner.astype(bool) & ~away.astype(bool)
+        # local maxima of the disc mean; a ball's is a compact peak: where the mean stays
+        # above half the peak (a radius around it, grown by the disc) is under three radii
+        # across, where a line or a pool of light spreads further
+        win = max(3, int(2 * r) | 1)
+        peak = (mean >= cv2.dilate(mean, np.ones((win, win), np.uint8))) & (mean >= WEAK_SCORE) & allowed
+        out: list[tuple[float, float]] = []
+        h, w = mean.shape
+        m = int(np.ceil(3 * r))
+        for y, x in zip(*np.nonzero(peak), strict=True):
+            if any(abs(x - a) < 2 * r and abs(y - b) < 2 * r for a, b in out):
+                continue
+            y0, y1, x0, x1 = max(0, y - m), min(h, y + m + 1), max(0, x - m), min(w, x + m + 1)
+            half = (mean[y0:y1, x0:x1] >= 0.5 * mean[y, x]).astype(np.uint8)
+            _, lab_, st, _ = cv2.connectedComponentsWithStats(half, 8)
+            j = lab_[y - y0, x - x0]
+            if max(st[j, 2], st[j, 3]) > 3.0 * r + k or st[j, 0] == 0 or st[j, 1] == 0 \
+                    or st[j, 0] + st[j, 2] == x1 - x0 or st[j, 1] + st[j, 3] == y1 - y0:
+                continue  # a line, a strip or a patch of light: not a ball
+            yy, xx = np.mgrid[y0:y1, x0:x1]
+            wgt = np.where((xx - x) ** 2 + (yy - y) ** 2 <= r * r, mean[y0:y1, x0:x1], 0.0)
+            out.append((float((wgt * xx).sum() / wgt.sum()), float((wgt * yy).sum() / wgt.sum())))
+        return np.array(out, float).reshape(-1, 2)
 
     def detect(self, frame: np.ndarray, small: np.ndarray | None = None) -> BallDetections:
         """Balls in one BGR frame (full resolution); ``small``: see :meth:`candidates`."""
@@ -489,7 +589,9 @@ class BallDetector:
         feats = self._colour_features(frame, px)
         keep = self._distinct(px, feats)
         if self.colours_learned:
-            keep &= ~(in_cluster & (self._cost(feats).min(1) > self.cluster_max_cost))
+            # a circle split from a blob, or a faint disc, must look like a ball's colour
+            doubtful = in_cluster | self._faint
+            keep &= ~(doubtful & (self._cost(feats).min(1) > self.cluster_max_cost))
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)

@@ -86,6 +86,10 @@ class StrokeResult:
             :mod:`tracker.synth.crosscheck`).
         heights: ball id -> (T,) centre height, mm, for a ball in the air (scripted by
             :mod:`tracker.synth.mishaps`); others stand at R.
+        smear: ball id -> (T, S, 2) centres, mm, at S instants spread evenly over each
+            sample's exposure (centred on its time; NaN once pocketed), for the balls that move
+            in the stroke, when the simulation was asked for them: what a camera's shutter
+            integrates (motion blur along the true, possibly bent, path).
     """
 
     times: np.ndarray
@@ -97,6 +101,7 @@ class StrokeResult:
     final: dict[str, tuple[float, float]] = field(default_factory=dict)
     system: Any = None
     heights: dict[str, np.ndarray] = field(default_factory=dict)
+    smear: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 class Physics:
@@ -120,11 +125,19 @@ class Physics:
         self._attrs = attrs
 
     def simulate(self, positions: Mapping[str, tuple[float, float]], stroke: Stroke,
-                 fps: float = 25.0, times: np.ndarray | None = None) -> StrokeResult:
+                 fps: float = 25.0, times: np.ndarray | None = None, offset_s: float = 0.0,
+                 exposure: tuple[float, int] | None = None) -> StrokeResult:
         """Simulate one stroke from ``positions`` (mm, every ball on the table incl. the white).
 
         Returns trajectories sampled at ``fps`` (or at the given ``times``, s from the strike)
         and the exact event times.
+
+        Args:
+            offset_s: the strike falls this long after the first sample (0 <= offset < 1/fps:
+                a camera's frames do not wait for the strike); samples before it show the
+                balls at rest.
+            exposure: (seconds, samples): also sample each ball that moves at that many
+                instants over each sample's exposure (``StrokeResult.smear``).
         """
         pt = self.pt
         balls = {
@@ -138,8 +151,8 @@ class Physics:
         events = self._events(system)
         duration = float(system.t)
         if times is None:
-            n = int(math.ceil(duration * fps)) + 1
-            times = np.arange(n) / fps
+            n = int(math.ceil((duration + offset_s) * fps)) + 1
+            times = np.arange(n) / fps - offset_s
         times = np.asarray(times, float)
         xy: dict[str, np.ndarray] = {}
         moving: dict[str, np.ndarray] = {}
@@ -156,9 +169,24 @@ class Physics:
             xy[bid], moving[bid] = _sample(ts, rs, vs, ss, times, self.params, ball)
             if bid in pocketed:
                 xy[bid][times > pocketed[bid][1]] = np.nan
+        smear: dict[str, np.ndarray] = {}
+        if exposure is not None:
+            seconds, n_sub = exposure
+            sub = times[:, None] + seconds * (np.linspace(0.0, 1.0, n_sub) - 0.5)[None, :]
+            for bid, ball in system.balls.items():
+                if not moving[bid].any() and bid not in pocketed:
+                    continue
+                hist = ball.history
+                ts = np.array([s.t for s in hist.states])
+                rs = np.array([s.rvw[0][:2] for s in hist.states]) * 1000.0
+                path, _ = _sample(ts, rs, None, None, sub.ravel(), self.params, ball)
+                if bid in pocketed:
+                    path[sub.ravel() > pocketed[bid][1]] = np.nan
+                smear[bid] = path.reshape(len(times), n_sub, 2)
         final = {b: (float(v[-1, 0]), float(v[-1, 1])) for b, v in xy.items()
                  if b not in pocketed}
-        return StrokeResult(times, xy, moving, pocketed, events, duration, final, system)
+        return StrokeResult(times, xy, moving, pocketed, events, duration, final, system,
+                            smear=smear)
 
     def _events(self, system) -> list[Event]:
         out: list[Event] = []
@@ -188,6 +216,9 @@ def _sample(ts, rs, vs, ss, times, params, ball) -> tuple[np.ndarray, np.ndarray
     hist = ball.history.states
     for k, (i, t) in enumerate(zip(idx, times, strict=True)):
         st = hist[i]
+        if t < 0.0:  # before the strike: where it stands
+            out[k] = hist[0].rvw[0][:2] * 1000.0
+            continue
         if st.s in (STATIONARY, POCKETED):
             out[k] = st.rvw[0][:2] * 1000.0
             continue

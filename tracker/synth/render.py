@@ -68,6 +68,7 @@ class RenderStyle:
         blur_sigma: Gaussian blur of the whole picture, px (defocus, a soft lens).
         jpeg_quality: JPEG compression of each frame (1..100; 0: none).
         score_bar: draw a broadcast score bar over the bottom of the picture.
+        logo: draw a channel logo (a half-transparent badge with letters) in a top corner.
     """
 
     noise_sigma: float = 2.5
@@ -87,6 +88,7 @@ class RenderStyle:
     blur_sigma: float = 0.0
     jpeg_quality: int = 0
     score_bar: bool = False
+    logo: bool = False
 
 
 @dataclass
@@ -124,6 +126,7 @@ class Renderer:
         gains = np.array(kelvin_gains(self.style.colour_temperature_k)[::-1]) * self.style.exposure
         self._gains = None if np.allclose(gains, 1.0) else gains.astype(np.float32)
         self._bar = score_bar(self.size, self.style.seed) if self.style.score_bar else None
+        self._logo = channel_logo(self.size, self.style.seed) if self.style.logo else None
         self.gain = self._gain_map()
         self.background = self._background()
         self._noise = [self.rng.normal(0, self.style.noise_sigma, (h, w, 3)).astype(np.int16)
@@ -303,6 +306,7 @@ class Renderer:
         occluders: list[Occluder] | None = None,
         noise_index: int = 0,
         heights: Mapping[str, float] | None = None,
+        smear: Mapping[str, np.ndarray] | None = None,
     ) -> np.ndarray:
         """One frame, BGR uint8 (h, w, 3).
 
@@ -312,6 +316,9 @@ class Renderer:
             occluders: polygons drawn over the table (player, cue, hands).
             noise_index: which precomputed noise pattern to add.
             heights: ball id -> z of the centre in mm (a ball lifted by hand); default R.
+            smear: ball id -> (S, 2) centres (mm) at S instants over the exposure (NaN: not on
+                the table then, potted): motion blur along that path instead of along the
+                velocity; a ball there part of the exposure is drawn part-transparent.
         """
         img = self.background.copy()
         r = self.table.ball_radius
@@ -321,15 +328,26 @@ class Renderer:
         for c in centres.values():
             if c[2] <= r + 1:
                 self._shadow(img, c)
+        paths = smear or {}
+        for b, path in paths.items():
+            seen = path[np.isfinite(path[:, 0])]
+            if b not in centres and len(seen):
+                # potted by the frame's moment, still on the table early in its exposure
+                centres[b] = np.array([*seen[-1], hts.get(b, r)], np.float64)
         order = sorted(centres, key=lambda b: -float(self.camera.depth(centres[b][None])[0]))
         for b in order:
             c = centres[b]
-            v = np.array(vel.get(b, (0.0, 0.0)))
-            speed = float(np.hypot(*v))
-            blur_mm = speed * self.style.exposure_s
-            n_sub = 1 if blur_mm < 2.0 else min(8, int(blur_mm / 4.0) + 2)
-            subs = [c + np.array([*(v * self.style.exposure_s * (k / max(n_sub - 1, 1) - 0.5)), 0.0])
-                    for k in range(n_sub)] if n_sub > 1 else [c]
+            if b in paths:
+                subs, n_sub = self._path_samples(paths[b], c[2])
+            else:
+                v = np.array(vel.get(b, (0.0, 0.0)))
+                speed = float(np.hypot(*v))
+                blur_mm = speed * self.style.exposure_s
+                n_sub = 1 if blur_mm < 2.0 else min(8, int(blur_mm / 4.0) + 2)
+                subs = [c + np.array([*(v * self.style.exposure_s * (k / max(n_sub - 1, 1) - 0.5)), 0.0])
+                        for k in range(n_sub)] if n_sub > 1 else [c]
+            if not subs:
+                continue
             boxes = [self.ball_box(s) for s in subs]
             boxes = [bx for bx in boxes if bx is not None]
             if not boxes:
@@ -342,8 +360,8 @@ class Renderer:
                 col, a = self._shade(b, s, bx)
                 acc_c += col * a[..., None]
                 acc_a += a
-            acc_c /= len(subs)
-            acc_a /= len(subs)
+            acc_c /= n_sub
+            acc_a /= n_sub
             g = self.gain[bx[1]:bx[3], bx[0]:bx[2], None] ** 0.5
             region = img[bx[1]:bx[3], bx[0]:bx[2]].astype(np.float32)
             out = region * (1 - acc_a[..., None]) + np.clip(acc_c * g * 255.0, 0, 255)
@@ -356,6 +374,12 @@ class Renderer:
         if self._bar is not None:
             bar, at = self._bar
             img[at[1]:at[1] + bar.shape[0], at[0]:at[0] + bar.shape[1]] = bar
+        if self._logo is not None:
+            logo, alpha, (x, y) = self._logo
+            h_, w_ = alpha.shape
+            region = img[y:y + h_, x:x + w_].astype(np.float32)
+            img[y:y + h_, x:x + w_] = (region * (1 - alpha[..., None])
+                                       + logo * alpha[..., None]).astype(np.uint8)
         if self.style.blur_sigma > 0:
             img = cv2.GaussianBlur(img, (0, 0), self.style.blur_sigma)
         if self.style.noise_sigma > 0:
@@ -365,6 +389,31 @@ class Renderer:
             ok, buf = cv2.imencode(".jpg", img, [cv2.IMWRITE_JPEG_QUALITY, int(self.style.jpeg_quality)])
             img = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return img
+
+    @staticmethod
+    def _path_samples(path: np.ndarray, z: float, step_mm: float = 3.0
+                      ) -> tuple[list[np.ndarray], int]:
+        """Sphere centres (x, y, z) to average for a ball whose centre went along ``path``
+        ((S, 2) mm, NaN where it was not on the table) over the exposure, and the count to
+        divide by: consecutive points closer than ``step_mm`` are thinned (a ball at rest part
+        of the exposure), more are interpolated between points further apart (at most 24),
+        each standing for its share of the exposure."""
+        n = len(path)
+        seen = np.isfinite(path[:, 0])
+        pts = path[seen]
+        if len(pts) == 0:
+            return [], 1
+        seg = np.linalg.norm(np.diff(pts, axis=0), axis=1) if len(pts) > 1 else np.zeros(0)
+        length = float(seg.sum())
+        k = int(np.clip(np.ceil(length / step_mm) + 1, 1, 24))
+        if k == 1:
+            return [np.array([pts[0, 0], pts[0, 1], z])], max(1, round(n / len(pts)))
+        # resample the seen part evenly in time (the path's points are evenly spaced in time)
+        u = np.linspace(0.0, len(pts) - 1.0, k)
+        xs = np.interp(u, np.arange(len(pts)), pts[:, 0])
+        ys = np.interp(u, np.arange(len(pts)), pts[:, 1])
+        total = max(k, int(round(k * n / len(pts))))  # the unseen share of the exposure
+        return [np.array([x, y, z]) for x, y in zip(xs, ys, strict=True)], total
 
     def occluder_mask(self, occluders: list[Occluder]) -> np.ndarray:
         """Boolean mask (h, w) of the pixels the occluders cover."""
@@ -416,3 +465,31 @@ def score_bar(size: tuple[int, int], seed: int) -> tuple[np.ndarray, tuple[int, 
     at = ((w - bw) // 2, int(h * rng.uniform(0.85, 0.93)))
     at = (at[0], min(at[1], h - bh))
     return bar, at
+
+
+def channel_logo(size: tuple[int, int], seed: int) -> tuple[np.ndarray, np.ndarray, tuple[int, int]]:
+    """A channel logo: (BGR float image, alpha 0..1 (h, w), where it goes (x, y)): a
+    half-transparent rounded badge with two to four letters and a "LIVE" tag, in a top corner."""
+    rng = np.random.default_rng(seed + 104729)
+    w, h = size
+    lw, lh = int(w * rng.uniform(0.08, 0.14)), int(h * rng.uniform(0.06, 0.1))
+    logo = np.zeros((lh, lw, 3), np.uint8)
+    alpha = np.zeros((lh, lw), np.float32)
+    colour = rng.integers(40, 255, 3)
+    rad = max(2, lh // 4)
+    cv2.rectangle(alpha, (rad, 0), (lw - rad, lh - 1), 1.0, -1)
+    cv2.rectangle(alpha, (0, rad), (lw - 1, lh - rad), 1.0, -1)
+    for cx, cy in ((rad, rad), (lw - rad, rad), (rad, lh - rad), (lw - rad, lh - rad)):
+        cv2.circle(alpha, (cx, cy), rad, 1.0, -1)
+    logo[:] = colour
+    letters = "".join(chr(int(c)) for c in rng.integers(65, 91, int(rng.integers(2, 5))))
+    scale = lh / 45.0
+    cv2.putText(logo, letters, (int(lw * 0.08), int(lh * 0.62)), cv2.FONT_HERSHEY_DUPLEX, scale,
+                (250, 250, 250), max(1, int(2 * scale)), cv2.LINE_AA)
+    cv2.putText(logo, "LIVE", (int(lw * 0.1), int(lh * 0.92)), cv2.FONT_HERSHEY_SIMPLEX,
+                scale * 0.45, (40, 40, 230), 1, cv2.LINE_AA)
+    alpha *= float(rng.uniform(0.55, 0.9))
+    logo = logo.astype(np.float32)
+    margin_x, margin_y = int(w * rng.uniform(0.02, 0.05)), int(h * rng.uniform(0.03, 0.06))
+    x = margin_x if rng.random() < 0.5 else w - lw - margin_x
+    return logo, alpha, (x, margin_y)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
@@ -306,12 +307,14 @@ SCENARIOS: dict[str, tuple[str, Callable[[], dict | None], Callable[[World], Non
 
 
 def build(name: str, seed: int = 0, fps: float = 25.0, physics: Physics | None = None,
-          players: tuple[str, str] = ("A", "B"), max_seconds: float | None = None) -> World:
-    """Build and play a scenario; returns the world with its timeline and ground truth."""
+          players: tuple[str, str] = ("A", "B"), max_seconds: float | None = None,
+          **world_options: Any) -> World:
+    """Build and play a scenario; returns the world with its timeline and ground truth.
+    ``world_options`` go to :class:`World` (``subframe_strike``, ``exposure``, ``outfit``)."""
     if name not in SCENARIOS:
         raise ValueError(f"unknown scenario {name!r}; known: {', '.join(SCENARIOS)}")
     _, make_layout, play = SCENARIOS[name]
-    world = World(players, make_layout(), fps=fps, seed=seed, physics=physics)
+    world = World(players, make_layout(), fps=fps, seed=seed, physics=physics, **world_options)
     if name == "frame":
         bot_frame(world, max_seconds=max_seconds or 60.0)
     else:

@@ -112,7 +112,7 @@ def write_clip(world: World, camera: CameraModel, out_dir: str | Path, name: str
     it = tqdm(world.frames, desc=f"render {name}", unit="frame", disable=not progress)
     for i, ft in enumerate(it):
         img = renderer.render(ft.balls, ft.velocities, ft.occluders, noise_index=i,
-                              heights=ft.heights)
+                              heights=ft.heights, smear=ft.smear)
         writer.write(img)
         frames_gt.append(frame_truth_dict(renderer, ft, i))
     writer.close()

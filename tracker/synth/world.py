@@ -42,6 +42,10 @@ class FrameTruth:
         balls: ball id -> (x, y) mm of every ball on or above the table (carried balls too).
         velocities: ball id -> (vx, vy) mm/s.
         heights: ball id -> centre height, mm, for balls lifted by hand (others at R).
+        smear: ball id -> (S, 2) centres, mm, over the frame's exposure (centred on ``t``;
+            NaN rows: potted meanwhile), for moving balls when the world integrates motion
+            blur over the true path (``World(exposure=...)``); else the renderer blurs along
+            the velocity.
         occluders: polygons in view (player, arm, cue, hand).
         phase: ``rest``, ``stroke``, ``placing``.
         shot: number of the stroke in progress or just played.
@@ -54,6 +58,7 @@ class FrameTruth:
     occluders: list[Occluder] = field(default_factory=list)
     phase: str = "rest"
     shot: int = 0
+    smear: dict[str, np.ndarray] = field(default_factory=dict)
 
 
 @dataclass
@@ -80,13 +85,27 @@ class World:
         seed: random seed of the between-stroke timing and placements.
         keep_systems: keep each stroke's pooltool ``System`` in ``shots`` (for the cross-check
             against pooltool's own rules; memory grows with the frame).
+        subframe_strike: strike each stroke at a random moment within a frame interval (the
+            camera's frames do not wait for the strike: the first frame after it shows a
+            fraction of a frame's motion); False: every strike falls on a frame.
+        exposure: (seconds, samples): each moving ball's position at that many instants over
+            the frame's exposure goes to the renderer (motion blur along the true path, a
+            strike or a pot in the middle of the exposure included); None: the renderer blurs
+            along the frame's velocity.
+        outfit: BGR colours of the striker's ``body``, ``arm`` (sleeve), ``hand`` (skin) and
+            ``cue``, and of the ``placing`` hand; missing keys keep the stock colours.
     """
 
     def __init__(self, players: tuple[str, str] = ("A", "B"), positions: Mapping[str, Position] | None = None,
                  fps: float = 25.0, ruleset: str = "snooker", seed: int = 0,
                  table: TableGeometry = STANDARD_TABLE, physics: Physics | None = None,
-                 rest_s: tuple[float, float] = (1.2, 2.0), keep_systems: bool = False):
+                 rest_s: tuple[float, float] = (1.2, 2.0), keep_systems: bool = False,
+                 subframe_strike: bool = False, exposure: tuple[float, int] | None = None,
+                 outfit: Mapping[str, tuple[int, int, int]] | None = None):
         self.table = table
+        self.subframe_strike = subframe_strike
+        self.exposure = exposure
+        self.outfit = dict(outfit or {})
         self.keep_systems = keep_systems
         self.fps = fps
         self.rng = np.random.default_rng(seed)
@@ -125,7 +144,7 @@ class World:
             if k == n - 1:
                 z = self.table.ball_radius
             balls = {**self.positions, ball: (x, y)}
-            hand = hand_occluder((x, y), z, self.table)
+            hand = hand_occluder((x, y), z, self.table, self.outfit.get("placing"))
             self._emit(balls, heights={ball: z}, occluders=[hand], phase="placing", shot=len(self.shots))
         self.positions[ball] = end
         self._rest(0.3)
@@ -137,19 +156,26 @@ class World:
         self._carry(B.WHITE, start, where)
 
     def simulate(self, before: Mapping[str, Position], stroke: Stroke, off_table: str | None = None,
-                 disturb: tuple[str, Position] | None = None) -> StrokeResult:
+                 disturb: tuple[str, Position] | None = None, offset_s: float = 0.0) -> StrokeResult:
         """The stroke's physics from ``before``, with the scripted mishaps
         (:mod:`tracker.synth.mishaps`): ``off_table`` names a ball that jumps the cushion at its
         first cushion contact; ``disturb`` = (ball, where it ends, mm) for a ball the striker
-        pushes at the strike. Raises ``ImpossibleMishap`` where the stroke cannot carry them."""
+        pushes at the strike. Raises ``ImpossibleMishap`` where the stroke cannot carry them.
+        ``offset_s``: the strike falls this long after the first frame (see
+        ``subframe_strike``)."""
         start = dict(before)
         if disturb is not None:
             start[disturb[0]] = disturb[1]
-        res = self.physics.simulate(start, stroke, fps=self.fps)
+        res = self.physics.simulate(start, stroke, fps=self.fps, offset_s=offset_s,
+                                    exposure=self.exposure)
         if disturb is not None:
             res = mishaps.disturb(res, disturb[0], before[disturb[0]], disturb[1], self.table)
         if off_table is not None:
             res = mishaps.leave_table(res, off_table, self.table, self.fps)
+        if res.smear:
+            # a scripted ball's path is not the physics' own: it blurs along its velocity
+            scripted = {b for b in (off_table, disturb[0] if disturb else None) if b}
+            res.smear = {b: v[:len(res.times)] for b, v in res.smear.items() if b not in scripted}
         return res
 
     def play(self, stroke: Stroke, nomination: str | None = None, free_ball: str | None = None,
@@ -165,10 +191,13 @@ class World:
         # the player walks in and addresses the ball
         cue_pos = before[stroke.cue_ball]
         self._rest(wait * 0.4)
-        self._rest(wait * 0.6, occluders=player_occluders(cue_pos, stroke.phi, self.table))
-        t0 = self.t
-        res = self.simulate(before, stroke, off_table, disturb)
-        follow = player_occluders(cue_pos, stroke.phi, self.table, follow_through=True)
+        self._rest(wait * 0.6, occluders=player_occluders(cue_pos, stroke.phi, self.table,
+                                                          outfit=self.outfit))
+        offset = float(self.rng.uniform(0.0, 1.0 / self.fps)) if self.subframe_strike else 0.0
+        t0 = self.t + offset
+        res = self.simulate(before, stroke, off_table, disturb, offset_s=offset)
+        follow = player_occluders(cue_pos, stroke.phi, self.table, follow_through=True,
+                                  outfit=self.outfit)
         for k, tk in enumerate(res.times):
             balls = {b: (float(v[k, 0]), float(v[k, 1])) for b, v in res.xy.items()
                      if not np.isnan(v[k, 0])}
@@ -176,8 +205,9 @@ class World:
             occ = follow if tk < 0.35 else []
             heights = {b: float(h[k]) for b, h in res.heights.items()
                        if b in balls and h[k] > self.table.ball_radius + 0.5}
+            smear = _smear_at(res, k)
             self._emit(balls, velocities=vel, occluders=occ, phase="stroke", shot=n_shot,
-                       heights=heights)
+                       heights=heights, smear=smear)
         self.positions = dict(res.final)
         self._rest(0.6)
         shot = self._shot_record(n_shot, before, res, t0, nomination, free_ball, operator)
@@ -248,6 +278,18 @@ class World:
         return [record_to_dict(r) for r in self.records]
 
 
+def _smear_at(res: StrokeResult, k: int) -> dict[str, np.ndarray]:
+    """The exposure paths (S, 2) of frame ``k`` of a stroke, for the balls that move during
+    it or drop out of sight (NaN rows) within it."""
+    out = {}
+    for b, v in res.smear.items():
+        path = v[k]
+        seen = np.isfinite(path[:, 0])
+        if seen.any() and (not seen.all() or float(np.ptp(path[seen], axis=0).max()) > 0.5):
+            out[b] = path
+    return out
+
+
 def _velocities(res: StrokeResult, k: int, fps: float) -> dict[str, tuple[float, float]]:
     out = {}
     for b, v in res.xy.items():
@@ -259,8 +301,12 @@ def _velocities(res: StrokeResult, k: int, fps: float) -> dict[str, tuple[float,
 
 
 def player_occluders(cue: Position, phi_deg: float, table: TableGeometry,
-                     follow_through: bool = False) -> list[Occluder]:
-    """The cue, the bridge arm and the player's body behind the cue ball (world polygons)."""
+                     follow_through: bool = False,
+                     outfit: Mapping[str, tuple[int, int, int]] | None = None) -> list[Occluder]:
+    """The cue, the bridge arm and the player's body behind the cue ball (world polygons);
+    ``outfit``: BGR colours by part (``body``, ``arm``, ``hand``, ``cue``), else the stock ones."""
+    wear = {"body": (28, 24, 22), "arm": (40, 36, 34), "hand": (120, 150, 200), "cue": (40, 90, 140),
+            **(outfit or {})}
     u = np.array([math.cos(math.radians(phi_deg)), math.sin(math.radians(phi_deg))])
     n = np.array([-u[1], u[0]])
     c = np.array(cue)
@@ -279,14 +325,15 @@ def player_occluders(cue: Position, phi_deg: float, table: TableGeometry,
     chest = c - u * 700.0
     body = np.array([[*(chest + n * 260 - u * 50), 420.0], [*(chest + n * 300 - u * 600), 700.0],
                      [*(chest - n * 250 - u * 600), 700.0], [*(chest - n * 220 - u * 50), 420.0]])
-    return [Occluder(body, (28, 24, 22)), Occluder(forearm, (40, 36, 34)),
-            Occluder(hand, (120, 150, 200)), Occluder(cue_poly, (40, 90, 140))]
+    return [Occluder(body, wear["body"]), Occluder(forearm, wear["arm"]),
+            Occluder(hand, wear["hand"]), Occluder(cue_poly, wear["cue"])]
 
 
-def hand_occluder(ball: Position, z: float, table: TableGeometry) -> Occluder:
-    """A hand holding a ball from above and behind (world polygon)."""
+def hand_occluder(ball: Position, z: float, table: TableGeometry,
+                  bgr: tuple[int, int, int] | None = None) -> Occluder:
+    """A hand holding a ball from above and behind (world polygon; ``bgr``: its colour)."""
     x, y = ball
     r = table.ball_radius
     pts = np.array([[x - 1.2 * r, y - 0.2 * r, z + r], [x + 1.2 * r, y - 0.2 * r, z + r],
                     [x + 1.6 * r, y - 4.5 * r, z + 2.5 * r], [x - 1.6 * r, y - 4.5 * r, z + 2.5 * r]])
-    return Occluder(pts, (110, 140, 195))
+    return Occluder(pts, bgr or (110, 140, 195))

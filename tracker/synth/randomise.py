@@ -1,0 +1,229 @@
+"""A harder synthetic world, drawn at random where real footage (and an independent synthetic
+world) showed ours to be too kind.
+
+One draw (:func:`draw`) picks, from a seed:
+
+- the camera (:func:`random_camera`): an overhead hall camera over either way round, or a TV
+  main camera behind either end (baulk or black-spot), at any height from low to steep; a
+  horizontal field of view of 50-80 degrees, framed so that the table and its rails fill the
+  picture with a margin; barrel distortion; 1920x1080 or 1280x720;
+- the look (:func:`random_style`): cloth greens, blue-greens or tournament blue; warm to cold
+  light, even to uneven, from a lamp layout (the stock pair, a canopy grid, three along, one
+  off-centre lamp); a shutter of 1/500 to 1/50 s; noise, soft focus, JPEG; a broadcast score
+  bar and a channel logo over the picture;
+- the players (:func:`random_outfit`): waistcoats, shirt sleeves (white too), skin, cue;
+- the timing (always): each strike at a random moment within a frame interval, and motion blur
+  integrated over the exposure along the true path (a strike or a pot inside the exposure).
+
+Tunables are the ranges below, named in one place.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from calibration.camera import CameraModel
+from calibration.table import STANDARD_TABLE, TableGeometry
+from tracker.synth.render import RenderStyle
+
+#: Horizontal field of view of every camera drawn, degrees.
+HFOV_DEG = (50.0, 80.0)
+#: Picture sizes (w, h) px, drawn with equal chances.
+IMAGE_SIZES = ((1920, 1080), (1280, 720))
+#: Margin of the picture around the table and its rails (1: touching the border).
+MARGIN = (1.03, 1.2)
+#: Rails kept in the picture beyond the cushions, mm.
+RAIL_IN_VIEW_MM = 120.0
+#: TV camera: elevation of its line of sight above the cloth, degrees (low to steep), and how
+#: far it turns from the long centre line (its eye to one side), degrees.
+TV_ELEVATION_DEG = (22.0, 60.0)
+TV_YAW_DEG = 6.0
+#: Overhead camera: how far (mm) its eye and the point it looks at stand off the table centre.
+OVERHEAD_OFFSET_MM = (200.0, 80.0)
+#: Radial distortion k1 (barrel: negative) and k2, per camera kind.
+K1 = {"overhead": (-0.16, 0.0), "tv": (-0.10, 0.0)}
+K2 = (0.0, 0.04)
+#: Shutter times, s (1/500 to 1/50 s), and instants sampled over each exposure.
+EXPOSURE_S = (0.002, 0.02)
+EXPOSURE_SAMPLES = 9
+#: Cloth families, RGB 0..1 ranges (low, high) per channel, with their chances.
+CLOTHS: dict[str, tuple[float, tuple[tuple[float, float], ...]]] = {
+    "green": (0.5, ((0.03, 0.16), (0.38, 0.66), (0.04, 0.22))),
+    "blue-green": (0.3, ((0.0, 0.08), (0.38, 0.55), (0.28, 0.48))),
+    "tournament blue": (0.2, ((0.0, 0.10), (0.24, 0.40), (0.52, 0.75))),
+}
+#: Diffuse light on a ball from all the lamps together (shared among them; the stock pair
+#: gives 1.1), of its colour.
+LAMP_LIGHT = (0.8, 1.4)
+#: Light colour temperature, K (0: neutral, with this chance).
+KELVIN = (3000.0, 9000.0)
+NEUTRAL_LIGHT_CHANCE = 0.25
+#: Chances of the graphics over the picture.
+SCORE_BAR_CHANCE = 0.5
+LOGO_CHANCE = 0.5
+#: Chance of a white shirt sleeve (the rest: dark or coloured).
+WHITE_SLEEVE_CHANCE = 0.3
+
+
+@dataclass
+class WorldDraw:
+    """One random draw of the harder world.
+
+    Attributes:
+        seed: the seed it came from.
+        kind: ``overhead`` or ``tv``.
+        camera: the camera (its exact model is the truth a profile can be made from).
+        style: the render style.
+        outfit: BGR colours of the players' parts (see :class:`tracker.synth.world.World`).
+        exposure: (shutter s, instants) for the world's motion blur.
+        about: what was drawn, in words and figures (for bench tables).
+    """
+
+    seed: int
+    kind: str
+    camera: CameraModel
+    style: RenderStyle
+    outfit: dict[str, tuple[int, int, int]]
+    exposure: tuple[float, int]
+    about: dict[str, Any] = field(default_factory=dict)
+
+
+def _fit_distance(direction: np.ndarray, target: np.ndarray, up: tuple[float, float, float],
+                  size: tuple[int, int], hfov: float, margin: float, t: TableGeometry,
+                  dist: tuple[float, ...]) -> CameraModel:
+    """The camera looking at ``target`` from along the unit ``direction`` (target -> eye) at
+    the distance where the table and RAIL_IN_VIEW_MM of rail fill the picture with ``margin``
+    (bisection on the distance; distortion left out of the fit)."""
+    r = RAIL_IN_VIEW_MM
+    pts = np.array([[x, y, z] for x in (-r, t.width + r) for y in (-r, t.length + r)
+                    for z in (0.0, t.cushion_height)])
+    half_w = math.tan(math.radians(hfov) / 2.0) / margin
+    half_h = half_w * size[1] / size[0]
+
+    def camera(d: float) -> CameraModel:
+        eye = target + direction * d
+        return CameraModel.look_at(tuple(eye), tuple(target), up, size, hfov, dist)
+
+    def fits(d: float) -> bool:
+        c = camera(d)
+        p = pts @ c.R.T + c.t
+        if (p[:, 2] <= 100.0).any():
+            return False
+        xn, yn = p[:, 0] / p[:, 2], p[:, 1] / p[:, 2]
+        return bool(np.abs(xn).max() <= half_w and np.abs(yn).max() <= half_h)
+
+    lo, hi = 500.0, 30000.0
+    for _ in range(40):
+        mid = 0.5 * (lo + hi)
+        lo, hi = (lo, mid) if fits(mid) else (mid, hi)
+    return camera(hi)
+
+
+def random_camera(rng: np.random.Generator, kind: str, t: TableGeometry = STANDARD_TABLE
+                  ) -> tuple[CameraModel, dict[str, Any]]:
+    """A camera of ``kind`` (``overhead`` or ``tv``) seeing the whole table, and what was drawn.
+
+    Raises:
+        ValueError: an unknown kind.
+    """
+    if kind not in ("overhead", "tv"):
+        raise ValueError(f"unknown camera kind {kind!r}: overhead or tv")
+    size = IMAGE_SIZES[int(rng.integers(len(IMAGE_SIZES)))]
+    hfov = float(rng.uniform(*HFOV_DEG))
+    margin = float(rng.uniform(*MARGIN))
+    dist = (float(rng.uniform(*K1[kind])), float(rng.uniform(*K2)), 0.0, 0.0, 0.0)
+    centre = np.array([t.width / 2, t.length / 2, 0.0])
+    if kind == "overhead":
+        baulk_left = bool(rng.random() < 0.5)
+        eye_off = rng.normal(0, OVERHEAD_OFFSET_MM[0], 2)
+        target = centre + [*rng.normal(0, OVERHEAD_OFFSET_MM[1], 2), 0.0]
+        direction = np.array([*(eye_off / 3000.0), 1.0])  # tilted a few degrees at most
+        direction /= np.linalg.norm(direction)
+        up = (-1.0, float(rng.normal(0, 0.03)), 0.0) if baulk_left else (1.0, float(rng.normal(0, 0.03)), 0.0)
+        cam = _fit_distance(direction, target, up, size, hfov, margin, t, dist)
+        about = {"end": "baulk left" if baulk_left else "baulk right"}
+    else:
+        behind_baulk = bool(rng.random() < 0.5)
+        elev = math.radians(float(rng.uniform(*TV_ELEVATION_DEG)))
+        yaw = math.radians(float(rng.uniform(-TV_YAW_DEG, TV_YAW_DEG)))
+        sign = -1.0 if behind_baulk else 1.0
+        target = centre + [float(rng.normal(0, 30)), float(rng.normal(0, 80)), 0.0]
+        direction = np.array([math.sin(yaw) * math.cos(elev), sign * math.cos(yaw) * math.cos(elev),
+                              math.sin(elev)])
+        cam = _fit_distance(direction, target, (0.0, 0.0, 1.0), size, hfov, margin, t, dist)
+        about = {"end": "behind baulk" if behind_baulk else "behind the black spot",
+                 "elevation_deg": round(math.degrees(elev), 1)}
+    about.update({"size": f"{size[0]}x{size[1]}", "hfov_deg": round(hfov, 1),
+                  "height_mm": round(float(cam.centre[2])), "k1": round(dist[0], 3)})
+    return cam, about
+
+
+def random_style(rng: np.random.Generator, seed: int) -> tuple[RenderStyle, dict[str, Any]]:
+    """Random appearance (cloth, light, shutter, picture quality, graphics) and what was drawn."""
+    names = list(CLOTHS)
+    chances = np.array([CLOTHS[n][0] for n in names])
+    cloth_name = names[int(rng.choice(len(names), p=chances / chances.sum()))]
+    cloth = tuple(float(rng.uniform(lo, hi)) for lo, hi in CLOTHS[cloth_name][1])
+    layout = int(rng.integers(4))
+    if layout == 0:
+        lamps, lamp_name = ((0.5, 0.3, 1100.0), (0.5, 0.7, 1100.0)), "two lamps"
+    elif layout == 1:
+        z = float(rng.uniform(900, 1600))
+        lamps = tuple((fx, fy, z) for fx in (0.25, 0.75) for fy in (0.15, 0.38, 0.62, 0.85))
+        lamp_name = "canopy of eight"
+    elif layout == 2:
+        z = float(rng.uniform(800, 1400))
+        lamps, lamp_name = tuple((0.5, fy, z) for fy in (0.2, 0.5, 0.8)), "three along"
+    else:
+        lamps = ((float(rng.uniform(0.3, 0.7)), float(rng.uniform(0.3, 0.7)), float(rng.uniform(900, 2000))),)
+        lamp_name = "one off-centre lamp"
+    kelvin = 0.0 if rng.random() < NEUTRAL_LIGHT_CHANCE else float(rng.uniform(*KELVIN))
+    style = RenderStyle(
+        noise_sigma=float(rng.uniform(1.0, 4.5)), light_unevenness=float(rng.uniform(0.05, 0.5)),
+        vignetting=float(rng.uniform(0.0, 0.4)), exposure_s=float(rng.uniform(*EXPOSURE_S)),
+        seed=seed, chalk_marks=int(rng.integers(0, 5)), lamps=lamps,
+        ambient=float(rng.uniform(0.2, 0.45)),
+        lamp_strength=float(rng.uniform(*LAMP_LIGHT) / len(lamps)),
+        lamp_spread_mm=float(rng.uniform(900, 2600)), cloth_rgb=cloth,  # type: ignore[arg-type]
+        colour_temperature_k=kelvin, exposure=float(rng.uniform(0.8, 1.2)),
+        blur_sigma=float(rng.uniform(0.3, 1.0)) if rng.random() < 0.3 else 0.0,
+        jpeg_quality=int(rng.integers(45, 92)) if rng.random() < 0.5 else 0,
+        score_bar=bool(rng.random() < SCORE_BAR_CHANCE), logo=bool(rng.random() < LOGO_CHANCE))
+    about = {"cloth": cloth_name, "lamps": lamp_name,
+             "light": "neutral" if kelvin == 0 else f"{kelvin:.0f} K",
+             "unevenness": round(style.light_unevenness, 2),
+             "shutter_s": round(style.exposure_s, 4),
+             "graphics": "+".join(n for n, on in (("score bar", style.score_bar), ("logo", style.logo))
+                                  if on) or "none"}
+    return style, about
+
+
+def random_outfit(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
+    """Colours (BGR) of the striker's waistcoat, sleeve, skin and cue, and the placing hand."""
+    def bgr(v: np.ndarray) -> tuple[int, int, int]:
+        return tuple(int(x) for x in np.clip(v, 0, 255))  # type: ignore[return-value]
+
+    skin = rng.uniform(60, 210) * np.array([0.72, 0.88, 1.0]) + rng.integers(-12, 12, 3)
+    body = rng.integers(8, 70, 3) if rng.random() < 0.8 else rng.integers(30, 180, 3)
+    if rng.random() < WHITE_SLEEVE_CHANCE:
+        sleeve = rng.integers(205, 245) + rng.integers(-8, 8, 3)
+    else:
+        sleeve = body if rng.random() < 0.5 else rng.integers(10, 200, 3)
+    cue = np.array([60, 110, 160]) * rng.uniform(0.5, 1.2)
+    return {"body": bgr(body), "arm": bgr(sleeve), "hand": bgr(skin), "cue": bgr(cue),
+            "placing": bgr(skin * rng.uniform(0.9, 1.1))}
+
+
+def draw(seed: int, kind: str, t: TableGeometry = STANDARD_TABLE) -> WorldDraw:
+    """The harder world's camera, look and players for ``seed`` (same seed, same draw)."""
+    rng = np.random.default_rng([seed, 0 if kind == "overhead" else 1, 12])
+    cam, cam_about = random_camera(rng, kind, t)
+    style, style_about = random_style(rng, seed)
+    outfit = random_outfit(rng)
+    return WorldDraw(seed, kind, cam, style, outfit, (style.exposure_s, EXPOSURE_SAMPLES),
+                     {**cam_about, **style_about,
+                      "sleeve": "white" if min(outfit["arm"]) > 190 else "dark/coloured"})
