@@ -432,6 +432,8 @@ class BallDetector:
             if small is None:
                 small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
             fg = self.foreground(small)
+        if small is None and self.search_faint:  # the faint-ball search looks at the picture
+            small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
