@@ -107,3 +107,31 @@ def test_without_a_ball_finder_the_lines_still_hold_the_camera(overhead):
     assert np.median(ball_error(cal, cam)) < 2.0
     with_balls = calibrate_image(img, T)
     assert len(with_balls.accuracy["markings"]["spots"]) >= 4
+
+
+def test_the_ball_finder_refuses_a_camera_that_puts_the_table_nowhere():
+    """A calibration candidate fitted to the wrong region can put the table's corners at
+    absurd pixels (a pool clip's recalibration crashed the colour detector with them): the
+    tracker's ball finder then finds no balls instead of failing."""
+    import numpy as np
+
+    from calibration.camera import CameraModel
+    from calibration.table import TableGeometry
+    from tracker.perception.calibrate import find_colour_balls
+
+    t = TableGeometry.standard()
+    img = np.full((720, 1280, 3), (40, 140, 40), np.uint8)
+    # an eye at a ball's height on the baulk cushion's line, looking along the bed: the baulk
+    # corners project billions of pixels away
+    r = t.ball_radius
+    cam = CameraModel.look_at((t.width / 2, -1e-6, r), (t.width / 2, t.length, r),
+                              (0.0, 0.0, 1.0), (1280, 720), 60.0)
+    import warnings
+
+    with warnings.catch_warnings():  # no garbage polygons cast from non-finite pixels either
+        warnings.simplefilter("error", RuntimeWarning)
+        px, names = find_colour_balls(img, cam, t)
+    assert px.shape == (0, 2) and names == []
+    # the same finder through a sane camera runs its detector (no balls on a bare cloth)
+    px, _ = find_colour_balls(img, CameraModel.overhead(t.length, t.width, (1280, 720)), t)
+    assert px.shape[1] == 2

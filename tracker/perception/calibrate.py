@@ -19,6 +19,9 @@ from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker.perception.detect import CLASSES, BallDetector
 
+#: Balls are not looked for through a camera that puts a table corner further than this
+#: many picture sizes from the picture.
+MAX_OFF_PICTURE = 4.0
 #: A detection counts as a ball for the calibration from this confidence (0-1) up.
 MIN_CONFIDENCE = 0.6
 
@@ -27,11 +30,26 @@ def find_colour_balls(img: np.ndarray, cam: CameraModel, table: TableGeometry) -
     """Ball centres (N, 2) px and their colour names in ``img`` (BGR), by the colour ball
     detector with the camera ``cam`` (its untrained colour prototypes: nothing learned from
     this picture)."""
-    det = BallDetector(Calibration(cam.image_size, table, cam))
+    cal = Calibration(cam.image_size, table, cam)
+    if not _table_in_sight(cal):
+        return np.zeros((0, 2)), []  # a candidate camera that puts the table nowhere sane
+    det = BallDetector(cal)
     det.learn_cloth(img)
     d = det.detect(img)
     keep = d.conf >= MIN_CONFIDENCE
     return d.px[keep], [CLASSES[int(k)] for k in d.cls[keep]]
+
+
+def _table_in_sight(cal: Calibration) -> bool:
+    """Whether ``cal`` images the table's corners and pockets at finite pixels within
+    :data:`MAX_OFF_PICTURE` picture sizes of the picture (a calibration candidate fitted to
+    the wrong region can put them at infinity, behind the camera or far beyond)."""
+    t = cal.table
+    pts = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
+    px = cal.to_image(pts, t.ball_radius)
+    w, h = cal.image_size
+    lim = MAX_OFF_PICTURE * max(w, h)
+    return bool(np.all(np.isfinite(px)) and np.all(np.abs(px) < lim))
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
