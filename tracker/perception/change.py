@@ -199,7 +199,8 @@ class ChangeGatedDetector:
             # (the search's own first step, the same pixels), then search the box once
             for _ in range(MAX_GROW + 1):
                 view = self._view(rect)
-                fg_box = view.foreground(self._crop_small(frame, rect))
+                small = self._crop_small(frame, rect)
+                fg_box = view.foreground(small)
                 sides = _cut_sides(fg_box, rect, W, H)
                 if not sides:
                     break
@@ -207,7 +208,7 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box)
+            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box, small)
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -261,18 +262,18 @@ class ChangeGatedDetector:
                           interpolation=cv2.INTER_AREA)
 
     def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
-                fg: np.ndarray | None = None):
+                fg: np.ndarray | None = None, small: np.ndarray | None = None):
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
         foreground of the box, blobs of several balls in working-scale frame px, faint (N,):
-        found by the faint-ball search). ``view`` and ``fg``: the box's view (:meth:`_view`)
-        that has just found the box's foreground ``fg`` (it is not found again)."""
+        found by the faint-ball search). ``view``, ``fg`` and ``small``: the box's view
+        (:meth:`_view`) that has just found the box's foreground ``fg`` (it is not found
+        again) in its working-scale picture ``small`` (:meth:`_crop_small`)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
-        if view is None or fg is None:
-            view, fg = self._view(rect), None
+        if view is None or fg is None or small is None:
+            view, fg, small = self._view(rect), None, self._crop_small(frame, rect)
         px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv],
-                                             None if fg is not None else
-                                             self._crop_small(frame, rect), fg)
+                                             small, fg)
         blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
         return px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs, view._faint
 

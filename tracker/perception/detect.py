@@ -421,6 +421,8 @@ class BallDetector:
         Args:
             small: the frame already downscaled to the working scale (``self.small``, INTER_AREA),
                 when the caller has it (:mod:`tracker.perception.change`).
+            fg: this detector's last :meth:`foreground` of ``small`` when the caller has it
+                (``small`` must then be given too: the faint-ball search reads it).
 
         Returns:
             (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
@@ -428,9 +430,9 @@ class BallDetector:
         """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
+        if small is None:
+            small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
         if fg is None:  # (given: this detector's last :meth:`foreground` of ``small``)
-            if small is None:
-                small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
             fg = self.foreground(small)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
