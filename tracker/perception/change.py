@@ -249,6 +249,10 @@ class ChangeGatedDetector:
         view.small = (x1 - x0, y1 - y0)
         for name in ("region", "rim", "bed", "static", "pocket_zone", "_edge", "cloth_map"):
             setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
+        # the maps derived from the cloth and the fixtures, cut from the whole frame's (the
+        # fixtures just outside the box keep the faint-ball search clear of them, as in the
+        # whole frame's search)
+        view._maps, view._maps_of = d.cloth_maps().cut(x0, y0, x1, y1), (view.cloth_map, view.static)
         off = np.array([x0 * inv, y0 * inv], float)
         view.radius_at = lambda px: d.radius_at(px + off)
         return view
