@@ -933,24 +933,33 @@ class BallDetector:
             # the cloth's colour here (light falls off toward the far end)
             c = self.cloth_map[min(mh - 1, max(0, int(y * self.scale))),
                                min(mw - 1, max(0, int(x * self.scale)))].astype(np.float32)
+            dark, light = c[0] * 0.6, c[0] + 40
+            own = (1.15 * r) ** 2
             seen: tuple[int, int, np.ndarray] | None = None  # the last patch's corner, weights
             for _ in range(2):
                 x0, y0 = int(round(x)) - R, int(round(y)) - R
                 x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
                 if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
                     break
-                if seen is not None and seen[:2] == (x0, y0):
+                if seen is not None and seen[0] == x0 and seen[1] == y0:
                     wgt = seen[2].copy()  # the same patch again: the same colour weights
                 else:
-                    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-                    d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
-                         + np.maximum(0, c[0] * 0.6 - lab[..., 0])
-                         + np.maximum(0, lab[..., 0] - c[0] - 40))
-                    wgt = np.clip((d - 12.0) / 20.0, 0, 1)
+                    # how far from the cloth: chroma, darker than its shadows, brighter
+                    # than its highlights; weights 0..1 from 12 to 32 levels (in place)
+                    lum, a, b = (p.astype(np.float32) for p in
+                                 cv2.split(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)))
+                    d = np.abs(a - c[1])
+                    d += np.abs(b - c[2])
+                    d += np.maximum(0, dark - lum)
+                    d += np.maximum(0, lum - light)
+                    d -= 12.0
+                    d /= 20.0
+                    wgt = np.minimum(np.maximum(d, 0), 1)
                     seen = (x0, y0, wgt.copy())
-                yy, xx = np.ogrid[y0:y1, x0:x1]  # broadcast: same values, no full grids
+                xx = np.arange(x0, x1)[None, :]
+                yy = np.arange(y0, y1)[:, None]
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
-                wgt *= d_own <= (1.15 * r) ** 2
+                wgt *= d_own <= own
                 # in a cluster, a pixel nearer another ball's centre belongs to that ball
                 for j in np.nonzero(np.abs(out[:, 0] - x) + np.abs(out[:, 1] - y) < 3 * r)[0]:
                     if j != i:
@@ -966,15 +975,21 @@ class BallDetector:
         """Median colour features (N, 5) of the disc of 0.55 radii around each centre (N, 2)."""
         r = max(2, int(0.55 * self.r_px))
         h, w = frame.shape[:2]
-        feats = []
-        for x, y in px:
-            xi, yi = int(round(x)), int(round(y))
+        feats = np.zeros((len(px), 5), np.float32)  # (0, 5) when no centre
+        ci = np.round(px).astype(int).reshape(-1, 2)
+        whole = (ci[:, 0] >= r) & (ci[:, 0] + r < w) & (ci[:, 1] >= r) & (ci[:, 1] + r < h)
+        if whole.any():  # the square patches inside the frame, all at once
+            off = np.arange(-r, r + 1)
+            ys = ci[whole, 1][:, None, None] + off[None, :, None]
+            xs = ci[whole, 0][:, None, None] + off[None, None, :]
+            patches = frame[ys, xs].reshape(-1, 3)  # (n * side * side, 3)
+            feats[whole] = np.median(_feature(patches).reshape(int(whole.sum()), -1, 5), axis=1)
+        for i in np.nonzero(~whole)[0]:  # cut by the frame's edge
+            xi, yi = ci[i]
             patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
-            if patch.size == 0:
-                feats.append(np.zeros(5, np.float32))
-                continue
-            feats.append(np.median(_feature(patch.reshape(-1, 3)), axis=0))
-        return np.array(feats, np.float32).reshape(-1, 5)  # (0, 5) when no centre
+            if patch.size:
+                feats[i] = np.median(_feature(patch.reshape(-1, 3)), axis=0)
+        return feats
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 8) from the feature distances to the prototypes."""
