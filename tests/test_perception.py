@@ -68,4 +68,5 @@ def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
     monkeypatch.setattr(detect, "FG_CHROMA", 90)  # most balls no longer stand out of the cloth
     broken = evaluate.perception_metrics()
     regressions = evaluate.compare(broken, perception_ref)
-    assert regressions and any("perception.found_fraction" in r for r in regressions)
+    # (the faint-ball search still finds most balls, off their centres: the positions regress)
+    assert regressions and all(r.startswith("perception.") for r in regressions)

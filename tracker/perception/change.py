@@ -201,8 +201,8 @@ class ChangeGatedDetector:
             # (the search's own first step, the same pixels), then search the box once
             for k in range(MAX_GROW + 1):
                 view = self._view(rect)
-                small = self._crop_small(frame, rect)
-                fg_box = view.foreground(small)
+                small_box = self._crop_small(frame, rect)
+                fg_box = view.foreground(small_box)
                 sides = _cut_sides(fg_box, rect, W, H)
                 if not sides:
                     break
@@ -211,7 +211,8 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - step) if i < 2 else min((W, H)[i - 2], rect[i] + step)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box, small)
+            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box,
+                                                                    small_box)
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -273,8 +274,8 @@ class ChangeGatedDetector:
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
         foreground of the box, blobs of several balls in working-scale frame px, faint (N,):
         found by the faint-ball search). ``view``, ``fg`` and ``small``: the box's view
-        (:meth:`_view`) that has just found the box's foreground ``fg`` (it is not found
-        again) in its working-scale picture ``small`` (:meth:`_crop_small`)."""
+        (:meth:`_view`) that has just found the box's foreground ``fg`` in its working-scale
+        picture ``small`` (neither is made again)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
         if view is None or fg is None or small is None:
