@@ -604,16 +604,7 @@ class BallDetector:
         if self.cloth_map is None:
             return np.zeros((0, 2))
         maps = self.cloth_maps()
-        lab = self._lab if self._lab_of is small else None
-        if lab is None:  # (not the picture the last :meth:`foreground` saw)
-            lab = tuple(cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)))
-        lab_l, lab_a, lab_b = (p.astype(np.float32) for p in lab)
-        score = (np.abs(lab_l - maps.cloth_lf) / maps.light_den / WEAK_LIGHTNESS
-                 + (np.abs(lab_a - maps.cloth_af) + np.abs(lab_b - maps.cloth_bf)) / WEAK_CHROMA)
         r = self.r_px * self.scale
-        k = max(3, int(1.4 * r) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
-        mean = cv2.filter2D(score, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
         clear = _faint_clearance(r)
         big = np.nonzero(stats[:, cv2.CC_STAT_AREA] > 2.0 * np.pi * r * r)[0]
         big = big[big > 0]
@@ -629,6 +620,23 @@ class BallDetector:
             for cx, cy in centres:
                 cv2.circle(near, (int(round(cx)), int(round(cy))), int(np.ceil(2.5 * r)), 1, -1)
             allowed &= ~near.astype(bool)
+        if not allowed.any():
+            return np.zeros((0, 2))
+        lab = self._lab if self._lab_of is small else None
+        if lab is None:  # (not the picture the last :meth:`foreground` saw)
+            lab = tuple(cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)))
+        lab_l, lab_a, lab_b = (p.astype(np.float32) for p in lab)
+        score = (np.abs(lab_l - maps.cloth_lf) / maps.light_den / WEAK_LIGHTNESS
+                 + (np.abs(lab_a - maps.cloth_af) + np.abs(lab_b - maps.cloth_bf)) / WEAK_CHROMA)
+        k = max(3, int(1.4 * r) | 1)
+        # the disc mean at an allowed pixel is a weighted mean of the scores within k // 2 px
+        # (the border replicated: nearer still): none of them near WEAK_SCORE, no peak can
+        # reach it (the margin covers the float rounding of the mean)
+        reach = cv2.dilate(allowed.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+        if score[reach].max() < WEAK_SCORE * (1.0 - 1e-5):
+            return np.zeros((0, 2))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
+        mean = cv2.filter2D(score, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
         # local maxima of the disc mean; a ball's is a compact peak: where the mean stays
         # above half the peak (a radius around it, grown by the disc) is under three radii
         # across, where a line or a pool of light spreads further
