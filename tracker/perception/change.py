@@ -47,9 +47,11 @@ BOX_MARGIN_R = 2.5
 #: A box's inner part (where its new detections are taken) stands this many ball radii inside
 #: its edges (except at the frame's edges).
 INNER_R = 1.2
-#: A box whose foreground runs off its edge is grown by this many ball radii on that side.
+#: A box whose foreground runs off its edge is grown by this many ball radii on that side,
+#: twice as far at each further growth (a cue or an arm laid along the table runs on for
+#: 20-50 radii: reached in a few growths, each of which finds the box's foreground again) ...
 GROW_R = 3.0
-#: ... at most this many times, then the whole frame is searched.
+#: ... at most this many times (3 + 6 + 12 + 24 = 45 radii), then the whole frame is searched.
 MAX_GROW = 4
 #: When the boxes cover more than this share of the frame, the whole frame is searched.
 FULL_SHARE = 0.35
@@ -197,15 +199,16 @@ class ChangeGatedDetector:
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
-            for _ in range(MAX_GROW + 1):
+            for k in range(MAX_GROW + 1):
                 view = self._view(rect)
                 small_box = self._crop_small(frame, rect)
                 fg_box = view.foreground(small_box)
                 sides = _cut_sides(fg_box, rect, W, H)
                 if not sides:
                     break
+                step = grow << k
                 for i in sides:
-                    rect[i] = max(0, rect[i] - grow) if i < 2 else min((W, H)[i - 2], rect[i] + grow)
+                    rect[i] = max(0, rect[i] - step) if i < 2 else min((W, H)[i - 2], rect[i] + step)
             else:
                 return None
             px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box,
@@ -250,6 +253,10 @@ class ChangeGatedDetector:
         view.small = (x1 - x0, y1 - y0)
         for name in ("region", "rim", "bed", "static", "pocket_zone", "_edge", "cloth_map"):
             setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
+        # the maps derived from the cloth and the fixtures, cut from the whole frame's (the
+        # fixtures just outside the box keep the faint-ball search clear of them, as in the
+        # whole frame's search)
+        view._maps, view._maps_of = d.cloth_maps().cut(x0, y0, x1, y1), (view.cloth_map, view.static)
         off = np.array([x0 * inv, y0 * inv], float)
         view.radius_at = lambda px: d.radius_at(px + off)
         return view

@@ -164,6 +164,42 @@ def _proto_features() -> np.ndarray:
     return _feature(cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).reshape(-1, 3))
 
 
+@dataclass
+class ClothMaps:
+    """Per-pixel maps (working scale, each (h, w)) derived from a detector's cloth map and
+    fixtures, made once per :meth:`BallDetector.learn_cloth` instead of once per frame or box
+    (the same values the per-frame arithmetic gave).
+
+    Attributes:
+        cloth_l, cloth_a, cloth_b: the cloth map's Lab channels, int16 (8-bit Lab levels).
+        dark_level: a pixel whose lightness is under this (float64, ``FG_DARK`` times the
+            cloth's) is dark.
+        bright_level: ... over this (int16, the cloth's + 60) is bright.
+        allowed: uint8 0/1, the table region less the fixtures (where foreground can be).
+        cloth_lf, cloth_af, cloth_bf: the cloth map's channels as float32.
+        light_den: float32, the cloth's lightness, at least 1 (the faint-ball score's divisor).
+        faint_allowed: bool, where a faint ball's peak may be before the frame's own blobs
+            and balls are cleared: inside the bed by the clearance and away from the fixtures
+            by it (:meth:`BallDetector._faint_balls`).
+    """
+
+    cloth_l: np.ndarray
+    cloth_a: np.ndarray
+    cloth_b: np.ndarray
+    dark_level: np.ndarray
+    bright_level: np.ndarray
+    allowed: np.ndarray
+    cloth_lf: np.ndarray
+    cloth_af: np.ndarray
+    cloth_bf: np.ndarray
+    light_den: np.ndarray
+    faint_allowed: np.ndarray
+
+    def cut(self, x0: int, y0: int, x1: int, y1: int) -> ClothMaps:
+        """The maps inside the box [x0, x1) x [y0, y1) (working-scale px), as views."""
+        return ClothMaps(**{k: v[y0:y1, x0:x1] for k, v in self.__dict__.items()})
+
+
 class BallDetector:
     """Finds balls in frames of one calibrated camera.
 
@@ -209,6 +245,14 @@ class BallDetector:
             cv2.circle(self.pocket_zone, (int(c_px[0]), int(c_px[1])), int(rad * 1.3), 1, -1)
         self.cloth_lab: np.ndarray | None = None
         self.cloth_map: np.ndarray | None = None
+        #: maps derived from ``cloth_map`` and ``static`` (:meth:`cloth_maps`), and the two
+        #: they were made from
+        self._maps: ClothMaps | None = None
+        self._maps_of: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
+        #: the last :meth:`foreground`'s picture and its Lab channels (int16), for the faint-ball
+        #: search of the same picture
+        self._lab_of: np.ndarray | None = None
+        self._lab: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
         k = max(3, int(0.8 * self.r_px * scale) | 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self.protos = _proto_features()
@@ -253,8 +297,9 @@ class BallDetector:
         """Apparent ball radius (full-resolution px) at image points (N, 2)."""
         xs, ys, r = self._r_grid
         step = xs[1] - xs[0]
-        i = np.clip(np.round(px[:, 1] / step).astype(int), 0, len(ys) - 1)
-        j = np.clip(np.round(px[:, 0] / step).astype(int), 0, len(xs) - 1)
+        # (np.minimum / np.maximum: np.clip's own checks cost more than the work here)
+        i = np.minimum(np.maximum(np.round(px[:, 1] / step).astype(int), 0), len(ys) - 1)
+        j = np.minimum(np.maximum(np.round(px[:, 0] / step).astype(int), 0), len(xs) - 1)
         return r[i, j]
 
     # ------------------------------------------------------------------ set-up
@@ -340,17 +385,40 @@ class BallDetector:
         grid = grid[iy, ix]
         return cv2.resize(grid, (w, h), interpolation=cv2.INTER_LINEAR).astype(np.int16)
 
+    def cloth_maps(self) -> ClothMaps:
+        """The maps derived from the cloth map and the fixtures (:class:`ClothMaps`), made
+        again only when :meth:`learn_cloth` has replaced either."""
+        if self._maps is not None and self._maps_of[0] is self.cloth_map \
+                and self._maps_of[1] is self.static:
+            return self._maps
+        c = self.cloth_map
+        cl, ca, cb = (np.ascontiguousarray(c[..., i]) for i in range(3))
+        cf = c.astype(np.float32)
+        r = self.r_px * self.scale
+        clear = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_faint_clearance(r),) * 2)
+        self._maps = ClothMaps(
+            cloth_l=cl, cloth_a=ca, cloth_b=cb, dark_level=FG_DARK * cl, bright_level=cl + 60,
+            allowed=self.region & (1 - self.static),
+            cloth_lf=np.ascontiguousarray(cf[..., 0]), cloth_af=np.ascontiguousarray(cf[..., 1]),
+            cloth_bf=np.ascontiguousarray(cf[..., 2]), light_den=np.maximum(cf[..., 0], 1.0),
+            faint_allowed=cv2.erode(self.bed, clear).astype(bool)
+            & ~cv2.dilate(self.static, clear).astype(bool))
+        self._maps_of = (self.cloth_map, self.static)
+        return self._maps
+
     # ------------------------------------------------------------------ per frame
     def foreground(self, small: np.ndarray, opened: bool = True) -> np.ndarray:
         """Non-cloth mask (uint8 0/1) of a downscaled frame; ``opened=False`` skips the
         opening that removes thin things."""
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.int16)
-        c = self.cloth_map
-        chroma = np.abs(lab[..., 1] - c[..., 1]) + np.abs(lab[..., 2] - c[..., 2])
-        dark = lab[..., 0] < FG_DARK * c[..., 0]
-        bright = lab[..., 0] > c[..., 0] + 60
+        maps = self.cloth_maps()
+        lab_l, lab_a, lab_b = (p.astype(np.int16) for p in
+                               cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)))
+        self._lab_of, self._lab = small, (lab_l, lab_a, lab_b)
+        chroma = np.abs(lab_a - maps.cloth_a) + np.abs(lab_b - maps.cloth_b)
+        dark = lab_l < maps.dark_level
+        bright = lab_l > maps.bright_level
         self._dark = dark & (chroma <= FG_CHROMA)
-        fg = ((chroma > FG_CHROMA) | dark | bright).astype(np.uint8) & self.region & (1 - self.static)
+        fg = ((chroma > FG_CHROMA) | dark | bright).astype(np.uint8) & maps.allowed
         if not opened:
             return fg
         # an opening by a disc of about 0.8 ball radii keeps balls (and their motion-blur
@@ -421,6 +489,8 @@ class BallDetector:
         Args:
             small: the frame already downscaled to the working scale (``self.small``, INTER_AREA),
                 when the caller has it (:mod:`tracker.perception.change`).
+            fg: this detector's last :meth:`foreground` of ``small`` when the caller has it
+                (``small`` must then be given too: the faint-ball search reads it).
 
         Returns:
             (px (N, 2) full-resolution image centres, in_cluster (N,) bool: split from a blob
@@ -428,12 +498,10 @@ class BallDetector:
         """
         if self.cloth_lab is None:
             self.learn_cloth(frame)
-        if fg is None:  # (given: this detector's last :meth:`foreground` of ``small``)
-            if small is None:
-                small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
-            fg = self.foreground(small)
-        if small is None and self.search_faint:  # the faint-ball search looks at the picture
+        if small is None:
             small = cv2.resize(frame, self.small, interpolation=cv2.INTER_AREA)
+        if fg is None:  # (given: this detector's last :meth:`foreground` of ``small``)
+            fg = self.foreground(small)
         self._blobs = []
         n, lab, stats, cents = cv2.connectedComponentsWithStats(fg, 8)
         if self._edge is None:
@@ -535,23 +603,40 @@ class BallDetector:
         arms, cues)."""
         if self.cloth_map is None:
             return np.zeros((0, 2))
-        lab = cv2.cvtColor(small, cv2.COLOR_BGR2LAB).astype(np.float32)
-        c = self.cloth_map.astype(np.float32)
-        score = (np.abs(lab[..., 0] - c[..., 0]) / np.maximum(c[..., 0], 1.0) / WEAK_LIGHTNESS
-                 + (np.abs(lab[..., 1] - c[..., 1]) + np.abs(lab[..., 2] - c[..., 2])) / WEAK_CHROMA)
+        maps = self.cloth_maps()
         r = self.r_px * self.scale
-        k = max(3, int(1.4 * r) | 1)
-        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
-        mean = cv2.filter2D(score, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
-        clear = max(3, int(4 * r) | 1)
+        clear = _faint_clearance(r)
         big = np.nonzero(stats[:, cv2.CC_STAT_AREA] > 2.0 * np.pi * r * r)[0]
         big = big[big > 0]
-        away = (np.isin(labels, big) if len(big) else np.zeros(fg.shape, bool)).astype(np.uint8)
-        away = cv2.dilate(away | self.static, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear)))
-        for cx, cy in centres:
-            cv2.circle(away, (int(round(cx)), int(round(cy))), int(np.ceil(2.5 * r)), 1, -1)
-        inner = cv2.erode(self.bed, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear)))
-        allowed = inner.astype(bool) & ~away.astype(bool)
+        # clear of the fixtures and of the bed's edges (made once: :meth:`cloth_maps`), of the
+        # big blobs and of the balls found
+        allowed = maps.faint_allowed.copy()
+        if len(big):
+            allowed &= ~cv2.dilate(np.isin(labels, big).astype(np.uint8),
+                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
+                                   ).astype(bool)
+        if centres:
+            near = np.zeros(fg.shape, np.uint8)
+            for cx, cy in centres:
+                cv2.circle(near, (int(round(cx)), int(round(cy))), int(np.ceil(2.5 * r)), 1, -1)
+            allowed &= ~near.astype(bool)
+        if not allowed.any():
+            return np.zeros((0, 2))
+        lab = self._lab if self._lab_of is small else None
+        if lab is None:  # (not the picture the last :meth:`foreground` saw)
+            lab = tuple(cv2.split(cv2.cvtColor(small, cv2.COLOR_BGR2LAB)))
+        lab_l, lab_a, lab_b = (p.astype(np.float32) for p in lab)
+        score = (np.abs(lab_l - maps.cloth_lf) / maps.light_den / WEAK_LIGHTNESS
+                 + (np.abs(lab_a - maps.cloth_af) + np.abs(lab_b - maps.cloth_bf)) / WEAK_CHROMA)
+        k = max(3, int(1.4 * r) | 1)
+        # the disc mean at an allowed pixel is a weighted mean of the scores within k // 2 px
+        # (the border replicated: nearer still): none of them near WEAK_SCORE, no peak can
+        # reach it (the margin covers the float rounding of the mean)
+        reach = cv2.dilate(allowed.astype(np.uint8), np.ones((k, k), np.uint8)).astype(bool)
+        if score[reach].max() < WEAK_SCORE * (1.0 - 1e-5):
+            return np.zeros((0, 2))
+        disc = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)).astype(np.float32)
+        mean = cv2.filter2D(score, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
         # local maxima of the disc mean; a ball's is a compact peak: where the mean stays
         # above half the peak (a radius around it, grown by the disc) is under three radii
         # across, where a line or a pool of light spreads further
@@ -824,12 +909,12 @@ class BallDetector:
             return keep
         r = self.radius_at(px)
         order = np.argsort(-(feats[:, 3] if score is None else score))  # brightest first
+        close = (np.linalg.norm(px[:, None, :] - px[None, :, :], axis=2)
+                 < min_sep * np.maximum(r[:, None], r[None, :]))
         for a_i, a in enumerate(order):
-            if not keep[a]:
-                continue
-            for b in order[a_i + 1:]:
-                if keep[b] and np.linalg.norm(px[a] - px[b]) < min_sep * max(r[a], r[b]):
-                    keep[b] = False
+            if keep[a]:  # it drops every later (darker) one close to it
+                later = order[a_i + 1:]
+                keep[later[close[a, later]]] = False
         return keep
 
     def can_hold(self, mm: np.ndarray, slack: float = 0.6) -> np.ndarray:
@@ -857,24 +942,33 @@ class BallDetector:
             # the cloth's colour here (light falls off toward the far end)
             c = self.cloth_map[min(mh - 1, max(0, int(y * self.scale))),
                                min(mw - 1, max(0, int(x * self.scale)))].astype(np.float32)
+            dark, light = c[0] * 0.6, c[0] + 40
+            own = (1.15 * r) ** 2
             seen: tuple[int, int, np.ndarray] | None = None  # the last patch's corner, weights
             for _ in range(2):
                 x0, y0 = int(round(x)) - R, int(round(y)) - R
                 x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1
                 if x0 < 0 or y0 < 0 or x1 > w or y1 > h:
                     break
-                if seen is not None and seen[:2] == (x0, y0):
+                if seen is not None and seen[0] == x0 and seen[1] == y0:
                     wgt = seen[2].copy()  # the same patch again: the same colour weights
                 else:
-                    lab = cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB).astype(np.float32)
-                    d = (np.abs(lab[..., 1] - c[1]) + np.abs(lab[..., 2] - c[2])
-                         + np.maximum(0, c[0] * 0.6 - lab[..., 0])
-                         + np.maximum(0, lab[..., 0] - c[0] - 40))
-                    wgt = np.clip((d - 12.0) / 20.0, 0, 1)
+                    # how far from the cloth: chroma, darker than its shadows, brighter
+                    # than its highlights; weights 0..1 from 12 to 32 levels (in place)
+                    lum, a, b = (p.astype(np.float32) for p in
+                                 cv2.split(cv2.cvtColor(frame[y0:y1, x0:x1], cv2.COLOR_BGR2LAB)))
+                    d = np.abs(a - c[1])
+                    d += np.abs(b - c[2])
+                    d += np.maximum(0, dark - lum)
+                    d += np.maximum(0, lum - light)
+                    d -= 12.0
+                    d /= 20.0
+                    wgt = np.minimum(np.maximum(d, 0), 1)
                     seen = (x0, y0, wgt.copy())
-                yy, xx = np.ogrid[y0:y1, x0:x1]  # broadcast: same values, no full grids
+                xx = np.arange(x0, x1)[None, :]
+                yy = np.arange(y0, y1)[:, None]
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
-                wgt *= d_own <= (1.15 * r) ** 2
+                wgt *= d_own <= own
                 # in a cluster, a pixel nearer another ball's centre belongs to that ball
                 for j in np.nonzero(np.abs(out[:, 0] - x) + np.abs(out[:, 1] - y) < 3 * r)[0]:
                     if j != i:
@@ -890,15 +984,21 @@ class BallDetector:
         """Median colour features (N, 5) of the disc of 0.55 radii around each centre (N, 2)."""
         r = max(2, int(0.55 * self.r_px))
         h, w = frame.shape[:2]
-        feats = []
-        for x, y in px:
-            xi, yi = int(round(x)), int(round(y))
+        feats = np.zeros((len(px), 5), np.float32)  # (0, 5) when no centre
+        ci = np.round(px).astype(int).reshape(-1, 2)
+        whole = (ci[:, 0] >= r) & (ci[:, 0] + r < w) & (ci[:, 1] >= r) & (ci[:, 1] + r < h)
+        if whole.any():  # the square patches inside the frame, all at once
+            off = np.arange(-r, r + 1)
+            ys = ci[whole, 1][:, None, None] + off[None, :, None]
+            xs = ci[whole, 0][:, None, None] + off[None, None, :]
+            patches = frame[ys, xs].reshape(-1, 3)  # (n * side * side, 3)
+            feats[whole] = np.median(_feature(patches).reshape(int(whole.sum()), -1, 5), axis=1)
+        for i in np.nonzero(~whole)[0]:  # cut by the frame's edge
+            xi, yi = ci[i]
             patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
-            if patch.size == 0:
-                feats.append(np.zeros(5, np.float32))
-                continue
-            feats.append(np.median(_feature(patch.reshape(-1, 3)), axis=0))
-        return np.array(feats, np.float32).reshape(-1, 5)  # (0, 5) when no centre
+            if patch.size:
+                feats[i] = np.median(_feature(patch.reshape(-1, 3)), axis=0)
+        return feats
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
         """Class probabilities (N, 8) from the feature distances to the prototypes."""
@@ -1203,3 +1303,9 @@ def _peaks(dist: np.ndarray, min_value: float, min_sep: float) -> list[np.ndarra
         if all(np.linalg.norm(p - q) >= min_sep for q in chosen):
             chosen.append(p)
     return chosen
+
+
+def _faint_clearance(r: float) -> int:
+    """Side (odd, px) of the disc that keeps the faint-ball search clear of the bed's edges,
+    the fixtures and big blobs, for a ball of ``r`` working-scale px: about 4 radii."""
+    return max(3, int(4 * r) | 1)
