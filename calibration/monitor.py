@@ -77,11 +77,15 @@ class ViewStatus:
             shows the whole table: a new calibration is in force from this frame), ``lost``
             (no view of the whole table: not refereed).
         alignment: share of the reference outline found in place (0..1).
+        calibration: the new calibration (``recalibrated`` only; None otherwise), carried with
+            the verdict so that a monitor working ahead of the pipeline on its own thread
+            hands over the calibration of this frame, not a later one.
     """
 
     frame: int
     state: str
     alignment: float
+    calibration: Calibration | None = field(default=None, repr=False, compare=False)
 
     @property
     def refereed(self) -> bool:
@@ -286,7 +290,7 @@ class ViewMonitor:
         if not same or not self._same_table(new, img):
             return ViewStatus(frame, "lost", share)
         self.cal, self.signature, self._last_seen = new, signature, img
-        return ViewStatus(frame, "recalibrated", new_share)
+        return ViewStatus(frame, "recalibrated", new_share, new)
 
     def _same_table(self, new: Calibration, img: np.ndarray) -> bool:
         """Whether ``img`` through the camera ``new`` shows the table last seen through the

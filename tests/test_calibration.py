@@ -175,6 +175,8 @@ def test_monitor_notices_a_moved_camera_and_a_cut():
     assert states == ["ok", "ok", "lost", "lost", "ok"]
     moved = mon.update(5, img_b)
     assert moved.state == "recalibrated" and mon.update(6, img_b).state == "ok"
+    # the verdict carries its calibration (a monitor running ahead may have moved on)
+    assert moved.calibration is mon.cal and mon.update(7, img_b).calibration is None
     px = cam_b.project(np.array([[400.0, 2500.0, T.ball_radius]]))
     assert np.linalg.norm(mon.cal.ball_to_table(px)[0] - [400.0, 2500.0]) < 2.0
 

@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import cv2
@@ -141,3 +142,43 @@ def test_bad_live_arguments_get_one_line(tmp_path, capsys):
     assert "--size" in capsys.readouterr().err
     assert main(["process", "-", "--size", "1920by1080", "--out", str(tmp_path)]) == 2
     assert "WIDTHxHEIGHT" in capsys.readouterr().err
+
+
+def test_work_ahead_hands_over_every_result_in_order_and_raises_the_workers_error():
+    from tracker.live import WorkAhead
+
+    seen_on = set()
+
+    def work(x):
+        seen_on.add(threading.current_thread().name)
+        return x * x
+
+    got = list(WorkAhead(iter(range(50)), work))
+    assert [(x, r) for x, r, _ in got] == [(x, x * x) for x in range(50)]
+    assert all(s >= 0.0 for _, _, s in got) and seen_on == {"work-ahead"}
+
+    def fails(x):
+        if x == 3:
+            raise ValueError("bad frame 3")
+        return x
+
+    ahead = WorkAhead(iter(range(10)), fails)
+    with pytest.raises(ValueError, match="bad frame 3"):
+        assert [x for x, _, _ in ahead] == [0, 1, 2]
+
+
+def test_work_ahead_stops_when_asked_without_reading_the_rest():
+    from tracker.live import PREFETCH_FRAMES, WorkAhead
+
+    read = []
+
+    def items():
+        for i in range(10_000):
+            read.append(i)
+            yield i
+
+    ahead = WorkAhead(items(), lambda x: x)
+    it = iter(ahead)
+    assert next(it)[0] == 0
+    ahead.stop()
+    assert not ahead._thread.is_alive() and len(read) <= PREFETCH_FRAMES + 3

@@ -121,17 +121,20 @@ def test_the_monitor_keeps_the_main_view_and_drops_other_views():
 
 
 @needs_clips
-def test_a_spliced_video_is_refereed_on_its_main_view_only(tmp_path):
+@pytest.mark.parametrize("monitor_ahead", [True, False])
+def test_a_spliced_video_is_refereed_on_its_main_view_only(tmp_path, monitor_ahead):
     """Clip 1, then clip 5 (another table: a cut), then clip 1 again: the frames of clip 5
     are not refereed, refereeing resumes when clip 1 comes back, and the red potted in clip 1
-    is called."""
+    is called; the same whether the view monitor works ahead on its own thread (with the
+    decoder thread, as `process` runs a file) or in the pipeline's loop."""
     from tracker.pipeline import process_video
 
     one = _read(CLIPS / "1.mp4", 0, 200)
     five = _read(CLIPS / "5.mp4", 0, 29)
     video = _write(tmp_path / "spliced.mp4", one[:90] + five + one[90:], 30.0)
     out = tmp_path / "out"
-    res = process_video(video, out, progress=False, detector="colour")
+    res = process_video(video, out, progress=False, detector="colour",
+                        decode_thread=monitor_ahead)
     board = json.loads((out / "scoreboard.json").read_text())
     away = board["not_refereed"]
     assert len(away) == 1

@@ -95,10 +95,10 @@ def _interrupted_at(frame_index: int, out: Path, monkeypatch, capsys) -> None:
 
     real_step = pipeline.RefereeRun.step
 
-    def step(self, frame, decode_s=0.0):
+    def step(self, frame, *args, **kw):
         if frame.index == frame_index:
             raise KeyboardInterrupt
-        return real_step(self, frame, decode_s)
+        return real_step(self, frame, *args, **kw)
 
     with monkeypatch.context() as m:
         m.setattr(pipeline.RefereeRun, "step", step)

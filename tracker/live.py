@@ -29,8 +29,8 @@ import queue
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from typing import IO
+from collections.abc import Callable, Iterator
+from typing import IO, Any
 
 import cv2
 import numpy as np
@@ -280,6 +280,65 @@ class FrameFeed:
                 self._frames.close()
             return
         while True:  # unblock the reader
+            try:
+                self._q.get_nowait()
+            except queue.Empty:
+                break
+        self._thread.join(timeout=5.0)
+
+
+class WorkAhead:
+    """Runs ``work`` on each item of ``items`` on a thread of its own, up to
+    :data:`PREFETCH_FRAMES` items ahead of the consumer; iterate it for ``(item, result,
+    seconds of work)`` in order. The pipeline's view monitor runs so on a file's frames: its
+    checks of the picture (a cut, the table's outline) need only the frame, so they take a
+    core while detection takes the other. An error in ``work`` or in ``items`` is raised to
+    the consumer. ``stop`` ends the thread (work already done ahead is dropped)."""
+
+    _END = object()
+
+    def __init__(self, items: Iterator[Any], work: Callable[[Any], Any]):
+        self._items, self._work = items, work
+        self._q: queue.Queue = queue.Queue(maxsize=PREFETCH_FRAMES)
+        self._error: BaseException | None = None
+        self._halt = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="work-ahead", daemon=True)
+        self._thread.start()
+
+    def _put(self, entry: Any) -> None:
+        while not self._halt.is_set():
+            try:
+                self._q.put(entry, timeout=0.1)
+                return
+            except queue.Full:
+                continue
+
+    def _run(self) -> None:
+        try:
+            for item in self._items:
+                if self._halt.is_set():
+                    break
+                t0 = time.perf_counter()
+                result = self._work(item)
+                self._put((item, result, time.perf_counter() - t0))
+        except BaseException as exc:  # handed to the consumer
+            self._error = exc
+        finally:
+            self._put(self._END)
+
+    def __iter__(self) -> Iterator[tuple[Any, Any, float]]:
+        while True:
+            entry = self._q.get()
+            if entry is self._END:
+                if self._error is not None:
+                    raise self._error
+                return
+            yield entry
+
+    def stop(self) -> None:
+        """Stop working ahead (the item in hand is finished first)."""
+        self._halt.set()
+        while True:  # unblock the worker
             try:
                 self._q.get_nowait()
             except queue.Empty:

@@ -42,7 +42,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.cadence import FrameCadence, table_mask
 from tracker.perception.calibrate import find_colour_balls
-from tracker.perception.change import ChangeGatedDetector
+from tracker.perception.change import ChangeGatedDetector, gate_thumbnail
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import EARLY_CALL_S, SETTLE_S, CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
@@ -221,6 +221,22 @@ class _EarlyCall:
     corrected: bool = False
 
 
+@dataclass
+class FrameChecks:
+    """What :meth:`RefereeRun.look_ahead` works out for one frame ahead of the pipeline.
+
+    Attributes:
+        status: the view monitor's verdict.
+        thumb: the change gate's thumbnail of the frame (BGR, half the working scale), or
+            None (no gate).
+        seconds: wall-clock seconds the work took (on its own thread).
+    """
+
+    status: ViewStatus
+    thumb: np.ndarray | None
+    seconds: float
+
+
 class RefereeRun:
     """Referees one table's frames as they come (see the module docstring).
 
@@ -354,11 +370,27 @@ class RefereeRun:
         (``{"accepted": bool, "message": str}``). Safe to call from another thread."""
         self._live_inputs.put(("amend" if amend else "next", Judgement(said), done))
 
-    def step(self, frame: Frame, decode_s: float = 0.0) -> FrameView:
+    def look_ahead(self, frame: Frame) -> FrameChecks:
+        """What needs only the frame itself, worked out ahead of :meth:`step` on a thread of
+        its own (:class:`tracker.live.WorkAhead`): the view monitor's verdict and the change
+        gate's thumbnail (at the size the current detector's gate uses; a gate of another
+        size makes its own)."""
+        t0 = time.perf_counter()
+        status = self.monitor.update(frame.index, frame.image)
+        thumb = None
+        if self.gated:
+            w, h = self.detector.small
+            thumb = gate_thumbnail(frame.image, (w // 2, h // 2))
+        return FrameChecks(status, thumb, time.perf_counter() - t0)
+
+    def step(self, frame: Frame, decode_s: float = 0.0,
+             checks: FrameChecks | None = None) -> FrameView:
         """Process one frame: monitor, detect, track, stroke events, referee.
 
         Args:
             decode_s: seconds it took to get this frame (for the stage timings).
+            checks: this frame's :meth:`look_ahead`, when it was worked out ahead on a
+                thread of its own; None: the monitor looks at the frame now.
         """
         times = self.result.times
         times.decode += decode_s
@@ -368,9 +400,10 @@ class RefereeRun:
             decisions += (self._apply_judgement(*item) if isinstance(item, tuple)
                           else self._apply_input(item))
         t_b = time.perf_counter()
-        status = self.monitor.update(frame.index, frame.image)
+        status = checks.status if checks is not None else self.monitor.update(frame.index,
+                                                                              frame.image)
         t_c = time.perf_counter()
-        times.monitor += t_c - t_b
+        times.monitor += checks.seconds if checks is not None else t_c - t_b
         view = FrameView(frame, status, decisions=decisions)
         changed = self.segments.add(frame.index, status.refereed)
         picture = frame.index
@@ -378,7 +411,7 @@ class RefereeRun:
             if changed and self.segments.runs[-2][0] > 0:  # back after a cut: the next stroke is told
                 self.strokes.pending_review.append(back_note(*self.segments.away(self.source_fps)[-1]))
             if status.state == "recalibrated":
-                self._adopt_view(frame.image)
+                self._adopt_view(frame.image, status.calibration or self.monitor.cal)
             if self.cadence is not None:
                 picture = self.cadence.tick(frame.image, frame.index)
         if not status.refereed:
@@ -390,7 +423,8 @@ class RefereeRun:
             # the picture repeats the last one (a raised frame rate): nothing new to see
             view.detections, view.state = self._last_view.detections, self._last_view.state
         else:
-            view.detections = self._detect(frame.image)
+            view.detections = self._detect(frame.image,
+                                           checks.thumb if checks is not None else None)
             t_d = time.perf_counter()
             times.detect += t_d - t_c
             view.state = self.tracker.update(frame.index if picture is None else picture,
@@ -412,11 +446,10 @@ class RefereeRun:
         shot = self.strokes.end_now(note)
         return (None, []) if shot is None else self._referee(shot)
 
-    def _adopt_view(self, image: np.ndarray) -> None:
-        """The monitor calibrated a new view (the camera moved, or another camera shows the
-        whole table): detect with it from this frame on. Positions stay in table
+    def _adopt_view(self, image: np.ndarray, cal: Calibration) -> None:
+        """The monitor calibrated a new view ``cal`` (the camera moved, or another camera
+        shows the whole table): detect with it from this frame on. Positions stay in table
         millimetres, so the tracks go on."""
-        cal = self.monitor.cal
         self.calibration = cal
         self.detector = make_detector(cal, self.detector_kind, working_scale(cal))
         self.detector.learn_cloth(image)
@@ -442,15 +475,16 @@ class RefereeRun:
         times.referee += time.perf_counter() - t_f
         return shot, outs
 
-    def _detect(self, image: np.ndarray) -> BallDetections:
+    def _detect(self, image: np.ndarray, thumb: np.ndarray | None = None) -> BallDetections:
         """Balls in one frame: searched again only where the table changed
-        (:class:`ChangeGatedDetector`) unless ``gated`` is off; one white and one of each
-        colour (contests settled by the game's constraint: :mod:`tracker.perception.unique`)."""
+        (:class:`ChangeGatedDetector`; ``thumb``: the frame's thumbnail for it, if made
+        already) unless ``gated`` is off; one white and one of each colour (contests settled
+        by the game's constraint: :mod:`tracker.perception.unique`)."""
         if not self.gated:
             return _settled(self.detector, self.detector.detect(image))
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)
-        return _settled(self.detector, self.gate.detect(image))
+        return _settled(self.detector, self.gate.detect(image, thumb))
 
     def skipped(self, frame: Frame, forced: bool) -> None:
         """A live frame skipped to keep up (not processed)."""
@@ -716,7 +750,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
 
     from tqdm import tqdm
 
-    from tracker.live import FrameFeed, may_skip
+    from tracker.live import FrameFeed, WorkAhead, may_skip
     from tracker.outputs.jsonl import JsonlOutputs
 
     try:
@@ -766,7 +800,11 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         bar = tqdm(total=total, desc="process", unit="frame", disable=not progress)
         bar.update(start.skipped)
         stream = itertools.chain(start.frames, frames)
-        frame: Frame | None = next(stream)
+        # a file's frames are checked by the view monitor on a thread of its own, ahead of
+        # the pipeline (live frames may be skipped: the monitor looks at those it processes)
+        ahead = WorkAhead(stream, run.look_ahead) if decode_thread and not source.live else None
+        checked = iter(ahead) if ahead is not None else ((f, None, 0.0) for f in stream)
+        frame, checks, _ = next(checked, (None, None, 0.0))
         decode_s = 0.0
         cut_off: BaseException | None = None
         stopped_early = False
@@ -779,19 +817,21 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
                 if skip:
                     run.skipped(frame, forced)
                 else:
-                    run.step(frame, decode_s)
+                    run.step(frame, decode_s, checks)
                 bar.update(1)
                 if run.frame_over or (max_frames and frame.index + 1 >= max_frames):
                     stopped_early = True
                     break
                 t_a = time.perf_counter()
-                frame = next(stream, None)
+                frame, checks, _ = next(checked, (None, None, 0.0))
                 decode_s = time.perf_counter() - t_a
         except BaseException as exc:  # Ctrl-C or an error: the run ends, saying so
             cut_off = exc
             raise
         finally:
             bar.close()
+            if ahead is not None:
+                ahead.stop()
             feed.stop()
             run.result.dropped_frames += feed.dropped
             end = source.end if cut_off is None else cut_off_end(cut_off, run.result.frames,

@@ -91,6 +91,11 @@ def _concat(a: BallDetections, b: BallDetections) -> BallDetections:
     return out
 
 
+def gate_thumbnail(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
+    """The picture the gate compares (BGR ``frame`` resized to ``size`` (w, h))."""
+    return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+
+
 class ChangeGatedDetector:
     """Wraps a :class:`BallDetector`: same detections, work only where the table changed.
 
@@ -113,13 +118,16 @@ class ChangeGatedDetector:
         self.stats = GateStats()
 
     # ---------------------------------------------------------------- per frame
-    def detect(self, frame: np.ndarray) -> BallDetections:
-        """Balls in one BGR frame (full resolution), as :meth:`BallDetector.detect` finds them."""
+    def detect(self, frame: np.ndarray, thumb: np.ndarray | None = None) -> BallDetections:
+        """Balls in one BGR frame (full resolution), as :meth:`BallDetector.detect` finds them.
+        ``thumb``: the frame's :func:`gate_thumbnail` at this gate's ``thumb_size``, when made
+        already (one of another size is made again)."""
         import time
 
         t0 = time.perf_counter()
         d = self.det
-        thumb = cv2.resize(frame, self.thumb_size, interpolation=cv2.INTER_LINEAR)
+        if thumb is None or thumb.shape[1::-1] != self.thumb_size:
+            thumb = gate_thumbnail(frame, self.thumb_size)
         self.since_full += 1
         kind = "full"
         if self.ref is None or self.since_full >= self.full_every or d._edge is None:
