@@ -34,6 +34,14 @@ FG_DARK = 0.45
 WEAK_LIGHTNESS = 0.12
 WEAK_CHROMA = 12.0
 WEAK_SCORE = 2.0
+#: A blob that the foreground's opening erased is kept whole when it is small and compact (a
+#: ball close to the cloth's colour shows only scattered parts), unless at least this share
+#: of it is far brighter or darker than the cloth and it spans at least GLYPH_MIN_EXTENT
+#: times the opening's disc: a ball that bright or dark and that big holds the disc, and so
+#: stands the opening; such a blob is thin strokes (the figures of a score bar laid over the
+#: table, each smaller than a ball: harder world, overhead 5).
+GLYPH_LIGHT_SHARE = 0.5
+GLYPH_MIN_EXTENT = 1.2
 #: With the learned classifier, two detections closer than this many local radii on screen are
 #: one ball (the more ball-like stays): touching balls one behind the other in a TV view stand
 #: about 1.1 radii apart on screen, and the classifier answers "ball" only within about half a
@@ -253,6 +261,10 @@ class BallDetector:
         #: search of the same picture
         self._lab_of: np.ndarray | None = None
         self._lab: tuple[np.ndarray, np.ndarray, np.ndarray] | None = None
+        #: the light or dark thin strokes (bool, working scale) the last :meth:`foreground`
+        #: dropped (GLYPH_LIGHT_SHARE), and its picture
+        self._strokes: np.ndarray | None = None
+        self._strokes_of: np.ndarray | None = None
         k = max(3, int(0.8 * self.r_px * scale) | 1)
         self._open_kernel = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k))
         self.protos = _proto_features()
@@ -432,6 +444,15 @@ class BallDetector:
         r = self.r_px * self.scale
         w, h, a = stats[:, cv2.CC_STAT_WIDTH], stats[:, cv2.CC_STAT_HEIGHT], stats[:, cv2.CC_STAT_AREA]
         keep = (np.maximum(w, h) <= 2.6 * r) & (a <= 1.5 * np.pi * r * r)
+        light = np.bincount(lab[bright | dark], minlength=n)
+        k = self._open_kernel.shape[0]
+        strokes = (light >= GLYPH_LIGHT_SHARE * a) & (np.maximum(w, h) >= GLYPH_MIN_EXTENT * k)
+        strokes[0] = False
+        # (the faint-ball search keeps clear of them too: a disc over a figure averages to a
+        # faint ball)
+        self._strokes = (strokes[lab] & ~out.astype(bool)) if strokes.any() else None
+        self._strokes_of = small
+        keep &= ~strokes
         keep[0] = False
         return out | keep[lab].astype(np.uint8)
 
@@ -613,6 +634,11 @@ class BallDetector:
         allowed = maps.faint_allowed.copy()
         if len(big):
             allowed &= ~cv2.dilate(np.isin(labels, big).astype(np.uint8),
+                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
+                                   ).astype(bool)
+        strokes = self._strokes if self._strokes_of is small else None
+        if strokes is not None:
+            allowed &= ~cv2.dilate(strokes.astype(np.uint8),
                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
                                    ).astype(bool)
         if centres:
