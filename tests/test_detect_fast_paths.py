@@ -16,7 +16,7 @@ from calibration.table import STANDARD_TABLE as T
 from calibration.table import TableGeometry
 from tracker.perception.calibrate import calibrate_image
 from tracker.perception.change import ChangeGatedDetector
-from tracker.perception.detect import CLASSES, BallDetector, _feature
+from tracker.perception.detect import CLASSES, BallDetector, _patch_feature
 from tracker.perception.learned import make_detector
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import draw
@@ -33,8 +33,7 @@ def _features_one_by_one(frame: np.ndarray, px: np.ndarray, r_px: float) -> np.n
     for x, y in px:
         xi, yi = int(round(x)), int(round(y))
         patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
-        out.append(np.zeros(5, np.float32) if patch.size == 0
-                   else np.median(_feature(patch.reshape(-1, 3)), axis=0))
+        out.append(np.zeros(5, np.float32) if patch.size == 0 else _patch_feature(patch))
     return np.array(out, np.float32).reshape(-1, 5)
 
 

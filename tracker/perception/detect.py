@@ -42,6 +42,14 @@ WEAK_SCORE = 2.0
 #: table, each smaller than a ball: harder world, overhead 5).
 GLYPH_LIGHT_SHARE = 0.5
 GLYPH_MIN_EXTENT = 1.2
+#: A ball's colour is the median over its centre's disc of the pixels no channel of which
+#: reaches CLIPPED_LEVEL (8-bit): a core blown out by the lamps is white whatever the ball (a
+#: pink under a canopy of lamps read as a second cue ball: harder world, overhead 5; its rim
+#: is pink). When fewer than MIN_UNCLIPPED_SHARE of the disc's pixels are left, that share
+#: of its least bright pixels (brightest channel) counts: the ball's colour where the lamps
+#: blow out least.
+CLIPPED_LEVEL = 250
+MIN_UNCLIPPED_SHARE = 0.3
 #: With the learned classifier, two detections closer than this many local radii on screen are
 #: one ball (the more ball-like stays): touching balls one behind the other in a TV view stand
 #: about 1.1 radii apart on screen, and the classifier answers "ball" only within about half a
@@ -164,6 +172,21 @@ def _feature(bgr: np.ndarray) -> np.ndarray:
     lit = np.minimum(1.0, 3.0 * v)
     g_share = 1.0 / 3.0 + (g_share - 1.0 / 3.0) * lit
     return np.stack([np.cos(h) * s * lit, np.sin(h) * s * lit, s * 0.5, v * 1.2, g_share * 2.0], axis=1)
+
+
+def _patch_feature(pixels: np.ndarray) -> np.ndarray:
+    """Colour features (5,) of one ball: the median :func:`_feature` of its pixels (P, 3) BGR,
+    those blown out by the light left out (:data:`CLIPPED_LEVEL`, :data:`MIN_UNCLIPPED_SHARE`)."""
+    pixels = pixels.reshape(-1, 3)
+    top = pixels.max(axis=1)
+    kept = top < CLIPPED_LEVEL
+    if not kept.all():
+        least = max(1, int(np.ceil(MIN_UNCLIPPED_SHARE * len(pixels))))
+        if kept.sum() >= least:
+            pixels = pixels[kept]
+        elif least < len(pixels):
+            pixels = pixels[np.argpartition(top, least - 1)[:least]]
+    return np.median(_feature(pixels), axis=0)
 
 
 def _proto_features() -> np.ndarray:
@@ -1017,13 +1040,19 @@ class BallDetector:
             off = np.arange(-r, r + 1)
             ys = ci[whole, 1][:, None, None] + off[None, :, None]
             xs = ci[whole, 0][:, None, None] + off[None, None, :]
-            patches = frame[ys, xs].reshape(-1, 3)  # (n * side * side, 3)
-            feats[whole] = np.median(_feature(patches).reshape(int(whole.sum()), -1, 5), axis=1)
+            patches = frame[ys, xs].reshape(int(whole.sum()), -1, 3)  # (n, side * side, 3)
+            all_px = np.median(_feature(patches.reshape(-1, 3)).reshape(len(patches), -1, 5),
+                               axis=1)
+            # patches with pixels blown out by the light: each alone, without them
+            blown = (patches.max(axis=2) >= CLIPPED_LEVEL).any(axis=1)
+            for j in np.nonzero(blown)[0]:
+                all_px[j] = _patch_feature(patches[j])
+            feats[whole] = all_px
         for i in np.nonzero(~whole)[0]:  # cut by the frame's edge
             xi, yi = ci[i]
             patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
             if patch.size:
-                feats[i] = np.median(_feature(patch.reshape(-1, 3)), axis=0)
+                feats[i] = _patch_feature(patch)
         return feats
 
     def _probs(self, feats: np.ndarray) -> np.ndarray:
