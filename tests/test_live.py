@@ -79,12 +79,12 @@ def test_a_stream_gap_is_marked_not_refereed(tmp_path):
 def test_a_live_pipe_is_refereed_end_to_end(tmp_path):
     imageio_ffmpeg = pytest.importorskip("imageio_ffmpeg")
     ff = imageio_ffmpeg.get_ffmpeg_exe()
-    # a camera at its own rate (-re): the table still for 8 s (while Python starts and the run
-    # learns the table: frames that come meanwhile are not waited for, and on a loaded machine
-    # that took more than 3 s), then the first stroke of the sample (struck at 2.32 s, balls at
-    # rest at 4.8 s)
-    feed = subprocess.Popen([ff, "-loglevel", "error", "-re", "-i", str(SAMPLE), "-t", "14.5",
-                             "-vf", "tpad=start_duration=8:start_mode=clone",
+    # a camera at its own rate (-re): the table still for 15 s (while Python starts and the run
+    # learns the table: frames that come meanwhile are not waited for; on this 2-core machine
+    # that took 3 s alone and 8.2 s within the full test suite), then the first stroke of the
+    # sample (struck at 2.32 s, balls at rest at 4.8 s)
+    feed = subprocess.Popen([ff, "-loglevel", "error", "-re", "-i", str(SAMPLE), "-t", "21.5",
+                             "-vf", "tpad=start_duration=15:start_mode=clone",
                              "-f", "rawvideo", "-pix_fmt", "bgr24", "-"], stdout=subprocess.PIPE)
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
     run = subprocess.run([sys.executable, "-m", "tracker.cli", "process", "-", "--size",
