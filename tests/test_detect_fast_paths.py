@@ -12,11 +12,12 @@ import cv2
 import numpy as np
 
 from bench.hard_world import true_profile
+from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
 from calibration.table import TableGeometry
 from tracker.perception.calibrate import calibrate_image
 from tracker.perception.change import ChangeGatedDetector
-from tracker.perception.detect import CLASSES, BallDetector, _patch_feature
+from tracker.perception.detect import CLASSES, BallDetector, _patch_feature, _patch_features
 from tracker.perception.learned import make_detector
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import draw
@@ -50,6 +51,41 @@ def test_colour_features_of_all_patches_at_once_are_those_of_each_patch_alone():
     assert np.array_equal(got, _features_one_by_one(frame, px, det.r_px))
     assert np.array_equal(got[-1], np.zeros(5, np.float32))
     assert BallDetector._colour_features(det, frame, np.zeros((0, 2))).shape == (0, 5)
+
+
+def test_blown_out_patches_all_at_once_are_read_as_each_alone():
+    # balls under the lamps: some pixels of most patches blown out (>= CLIPPED_LEVEL), a few
+    # patches mostly blown (their least bright share read), equal values at the median's edge
+    rng = np.random.default_rng(7)
+    for side in (3, 5, 11, 15):
+        patches = rng.integers(0, 250, (12, side * side, 3), dtype=np.uint8)
+        for j in range(12):
+            blown = rng.random(side * side) < rng.choice([0.0, 0.2, 0.6, 0.8, 1.0])
+            patches[j][blown] = rng.choice([250, 255])
+        patches[3] = 255
+        patches[4, :, :] = (40, 250, 60)
+        want = np.stack([_patch_feature(p) for p in patches])
+        assert np.array_equal(_patch_features(patches), want)
+
+
+def test_undistortion_without_zero_terms_gives_the_whole_formulas_numbers():
+    def whole_formula(dist, xd, iterations=8):  # the fixed-point iteration as first written
+        x = xd.copy()
+        for _ in range(iterations):
+            k1, k2, p1, p2, k3 = dist
+            r2 = (x * x).sum(1)
+            radial = 1 + k1 * r2 + k2 * r2 * r2 + k3 * r2 * r2 * r2
+            dx = 2 * p1 * x[:, 0] * x[:, 1] + p2 * (r2 + 2 * x[:, 0] ** 2)
+            dy = p1 * (r2 + 2 * x[:, 1] ** 2) + 2 * p2 * x[:, 0] * x[:, 1]
+            x = np.stack([(xd[:, 0] - dx) / radial, (xd[:, 1] - dy) / radial], axis=1)
+        return x
+
+    rng = np.random.default_rng(3)
+    xd = rng.normal(0.0, 0.5, (30, 2))
+    for dist in ([0, 0, 0, 0, 0], [-0.08, 0, 0, 0, 0], [-0.1, 0.02, 0, 0, 0],
+                 [0.05, 0, 0.001, -0.002, 0], [-0.2, 0.05, 0.001, 0.002, -0.01]):
+        cam = CameraModel((1920, 1080), np.eye(3), np.array(dist, float))
+        assert np.array_equal(cam.undistort_normalized(xd), whole_formula(cam.dist, xd))
 
 
 def _distinct_pairwise(px, feats, radii, min_sep=1.2, score=None):

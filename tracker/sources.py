@@ -119,7 +119,8 @@ TRUNCATION_SLACK_FRAMES = 2
 class VideoFileSource(FrameSource):
     """Frames of a video file, decoded by OpenCV (FFmpeg)."""
 
-    def __init__(self, path: str | Path):
+    def __init__(self, path: str | Path, decode_threads: int | None = None):
+        """``decode_threads``: the decoder's own threads (None: OpenCV's choice, all cores)."""
         super().__init__()
         p = Path(path)
         self.name = str(p)
@@ -127,7 +128,8 @@ class VideoFileSource(FrameSource):
             check_video_file(p)
         except MediaError as exc:
             raise SourceError(str(exc)) from None
-        self._cap = cv2.VideoCapture(str(p))
+        params = [] if decode_threads is None else [cv2.CAP_PROP_N_THREADS, int(decode_threads)]
+        self._cap = cv2.VideoCapture(str(p), cv2.CAP_ANY, params)
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)

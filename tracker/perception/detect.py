@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 import cv2
 import numpy as np
@@ -189,6 +190,34 @@ def _patch_feature(pixels: np.ndarray) -> np.ndarray:
     return np.median(_feature(pixels), axis=0)
 
 
+def _patch_features(patches: np.ndarray, feats: np.ndarray | None = None) -> np.ndarray:
+    """:func:`_patch_feature` of many patches of one size at once: features (n, 5) of patches
+    (n, P, 3) BGR, the same numbers (the median of the kept pixels' features). ``feats``: the
+    pixels' :func:`_feature` (n, P, 5) when the caller has them."""
+    n, p = patches.shape[:2]
+    if feats is None:
+        feats = _feature(patches.reshape(-1, 3)).reshape(n, p, 5)
+    top = patches.max(axis=2)
+    kept = top < CLIPPED_LEVEL
+    if kept.all():
+        return np.median(feats, axis=1)
+    least = max(1, int(np.ceil(MIN_UNCLIPPED_SHARE * p)))
+    few = kept.sum(1) < least  # too few left: the least bright share instead
+    if few.any() and least < p:
+        darkest = np.zeros((int(few.sum()), p), bool)
+        np.put_along_axis(darkest, np.argpartition(top[few], least - 1, axis=1)[:, :least], True,
+                          axis=1)
+        kept[few] = darkest
+    elif few.any():
+        kept[few] = True
+    # the median of each patch's kept features: the left-out ones sorted last
+    ranked = np.sort(np.where(kept[:, :, None], feats, np.inf), axis=1)
+    count = kept.sum(1)
+    rows = np.arange(n)
+    lo, hi = ranked[rows, (count - 1) // 2], ranked[rows, count // 2]
+    return (lo + hi) / np.float32(2)
+
+
 def _proto_features() -> np.ndarray:
     """Features (8, 5) of the stock prototypes."""
     hsv = np.array(list(_PROTO_HSV.values()), np.uint8).reshape(-1, 1, 3)
@@ -279,6 +308,9 @@ class BallDetector:
         #: maps derived from ``cloth_map`` and ``static`` (:meth:`cloth_maps`), and the two
         #: they were made from
         self._maps: ClothMaps | None = None
+        #: the table whose pockets' mouths :meth:`can_hold` has, their centres (6, 2) mm and
+        #: widths (6,) mm
+        self._mouths: tuple[Any, np.ndarray, np.ndarray] | None = None
         self._maps_of: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
         #: the last :meth:`foreground`'s picture and its Lab channels (int16), for the faint-ball
         #: search of the same picture
@@ -656,7 +688,9 @@ class BallDetector:
         # big blobs and of the balls found
         allowed = maps.faint_allowed.copy()
         if len(big):
-            allowed &= ~cv2.dilate(np.isin(labels, big).astype(np.uint8),
+            is_big = np.zeros(len(stats), np.uint8)
+            is_big[big] = 1
+            allowed &= ~cv2.dilate(is_big[labels],
                                    cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
                                    ).astype(bool)
         strokes = self._strokes if self._strokes_of is small else None
@@ -974,9 +1008,13 @@ class BallDetector:
         m = (1.0 - slack) * t.ball_radius
         inside = ((mm[:, 0] >= m) & (mm[:, 0] <= t.width - m)
                   & (mm[:, 1] >= m) & (mm[:, 1] <= t.length - m))
-        for pk in t.pockets.values():
-            inside |= np.linalg.norm(mm - np.asarray(pk.mouth_centre), axis=1) <= pk.mouth_width
-        return inside
+        if self._mouths is None or self._mouths[0] is not t:
+            pks = list(t.pockets.values())
+            self._mouths = (t, np.array([pk.mouth_centre for pk in pks], float),
+                            np.array([pk.mouth_width for pk in pks], float))
+        _, centres, widths = self._mouths
+        near = np.linalg.norm(mm[:, None, :] - centres[None, :, :], axis=2) <= widths[None, :]
+        return inside | near.any(axis=1)
 
     def _refine(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
         """Sub-pixel centres: the centroid of the non-cloth pixels within 1.15 radii, at full
@@ -1041,13 +1079,9 @@ class BallDetector:
             ys = ci[whole, 1][:, None, None] + off[None, :, None]
             xs = ci[whole, 0][:, None, None] + off[None, None, :]
             patches = frame[ys, xs].reshape(int(whole.sum()), -1, 3)  # (n, side * side, 3)
-            all_px = np.median(_feature(patches.reshape(-1, 3)).reshape(len(patches), -1, 5),
-                               axis=1)
-            # patches with pixels blown out by the light: each alone, without them
-            blown = (patches.max(axis=2) >= CLIPPED_LEVEL).any(axis=1)
-            for j in np.nonzero(blown)[0]:
-                all_px[j] = _patch_feature(patches[j])
-            feats[whole] = all_px
+            # (patches with pixels blown out by the light: without them)
+            feats[whole] = _patch_features(
+                patches, _feature(patches.reshape(-1, 3)).reshape(len(patches), -1, 5))
         for i in np.nonzero(~whole)[0]:  # cut by the frame's edge
             xi, yi = ci[i]
             patch = frame[max(0, yi - r):min(h, yi + r + 1), max(0, xi - r):min(w, xi + r + 1)]
