@@ -25,6 +25,7 @@ never skipped; while balls move it never skips, unless the wait passes :data:`HA
 
 from __future__ import annotations
 
+import os
 import queue
 import sys
 import threading
@@ -52,6 +53,16 @@ RECONNECT_EVERY_S = 0.5
 GIVE_UP_S = 10.0
 #: Frames decoded ahead of the pipeline (files).
 PREFETCH_FRAMES = 8
+#: Cores a file's decoder thread leaves to the rest of the pipeline (the pipeline's own
+#: thread, detection and tracking): the decoder gets the others, at least one thread. On two
+#: cores FFmpeg's default (a thread per core) spends about an eighth more CPU per frame than
+#: one thread does, and takes the core detection needs.
+CORES_LEFT_BY_DECODER = 1
+
+
+def decode_threads() -> int:
+    """Decoder threads for a file decoded on a thread of its own beside the pipeline."""
+    return max(1, (os.cpu_count() or 1) - CORES_LEFT_BY_DECODER)
 #: Frames held at most for a pipeline that is behind (live); older ones are dropped.
 MAX_QUEUED_FRAMES = 64
 

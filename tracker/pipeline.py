@@ -750,11 +750,13 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
 
     from tqdm import tqdm
 
-    from tracker.live import FrameFeed, WorkAhead, may_skip
+    from tracker.live import FrameFeed, WorkAhead, decode_threads, may_skip
     from tracker.outputs.jsonl import JsonlOutputs
 
     try:
-        source = path if isinstance(path, FrameSource) else open_source(path, size, fps)
+        # a file decoded on a thread of its own leaves a core to detection and tracking
+        source = path if isinstance(path, FrameSource) else open_source(
+            path, size, fps, decode_threads() if decode_thread else None)
     except SourceError as exc:
         raise VideoError(str(exc)) from None
     feed = FrameFeed(source, threaded=decode_thread or source.live)  # decodes ahead

@@ -173,11 +173,12 @@ class VideoFileSource(FrameSource):
 
 
 def open_source(spec: str | Path, size: tuple[int, int] | None = None,
-                fps: float | None = None) -> FrameSource:
+                fps: float | None = None, decode_threads: int | None = None) -> FrameSource:
     """The frame source a user means by ``spec``: ``-`` (raw BGR frames on standard input,
     ``size`` and ``fps`` needed), a camera (a number: OpenCV's index, or ``/dev/videoN``), a
     stream URL (``rtsp://``, ``http://`` ...), else a video file path. See
-    :mod:`tracker.live` for the live ones.
+    :mod:`tracker.live` for the live ones. ``decode_threads``: a file's decoder threads
+    (None: OpenCV's choice).
 
     Raises:
         SourceError: it cannot be opened (the message says why and what to do).
@@ -191,4 +192,4 @@ def open_source(spec: str | Path, size: tuple[int, int] | None = None,
         return live.RawPipeSource(None, size, fps or 25.0)
     if live.is_live_spec(text):
         return live.CaptureSource(text, fps=fps)
-    return VideoFileSource(spec)
+    return VideoFileSource(spec, decode_threads)

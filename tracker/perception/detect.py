@@ -687,17 +687,19 @@ class BallDetector:
         # clear of the fixtures and of the bed's edges (made once: :meth:`cloth_maps`), of the
         # big blobs and of the balls found
         allowed = maps.faint_allowed.copy()
+        # the big blobs and the light or dark strokes, kept clear of by one dilation of both
+        # (a dilation of a union is the union of the dilations)
+        avoid = None
         if len(big):
             is_big = np.zeros(len(stats), np.uint8)
             is_big[big] = 1
-            allowed &= ~cv2.dilate(is_big[labels],
-                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
-                                   ).astype(bool)
+            avoid = is_big[labels]
         strokes = self._strokes if self._strokes_of is small else None
         if strokes is not None:
-            allowed &= ~cv2.dilate(strokes.astype(np.uint8),
-                                   cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (clear, clear))
-                                   ).astype(bool)
+            avoid = strokes.astype(np.uint8) if avoid is None else avoid | strokes
+        if avoid is not None:
+            allowed &= ~cv2.dilate(avoid, cv2.getStructuringElement(cv2.MORPH_ELLIPSE,
+                                                                   (clear, clear))).astype(bool)
         if centres:
             near = np.zeros(fg.shape, np.uint8)
             for cx, cy in centres:
