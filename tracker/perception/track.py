@@ -7,13 +7,13 @@ does not move unless something touches it: its position is the running mean of i
 observations, and a far detection cannot drag it. A ball that vanishes while moving near a
 pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
 hand) and keeps its last position; one hidden at rest (a player addressing it) that is seen
-moving on out of hiding was struck there, and is followed at once. A ball struck so hard that the camera never sees it move
-(it vanishes the frame a moving ball reaches it, a blur too faint to detect) is potted when it
-stays gone and its place shows bare cloth, into the pocket its line of centres points at. A
-ball that vanishes at a cushion it was heading at fast, away from the pockets (or struck
-toward a near cushion and never seen), has left the table once it stays gone with its place
-bare. A potted colour comes back when it is seen again (re-spot); a potted white comes back
-when placed in hand.
+moving on out of hiding was struck there, and is followed at once. A ball struck so hard that
+the camera never sees it move (it vanishes the frame a moving ball reaches it, a blur too faint
+to detect) is potted when it stays gone and its place shows bare cloth, into the pocket its
+line of centres points at. A ball that vanishes at a cushion it was heading at fast, away from
+the pockets (or struck toward a near cushion and never seen), has left the table once it stays
+gone with its place bare. A potted colour comes back when it is seen again (re-spot); a potted
+white comes back when placed in hand.
 """
 
 from __future__ import annotations
