@@ -179,7 +179,8 @@ class StrokeDetector:
                 # second sighting out of hiding; the first says its speed and the strike's time
                 hidden = st.emerged.get(B.WHITE)
                 if hidden is not None:
-                    v = (np.array(st.pos[B.WHITE]) - np.array(hidden[1])) / max(st.t - hidden[0], 1e-6)
+                    v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
+                         / max(st.t - hidden[0], 1e-6))
                 # the cue ball may hit a ball within the first frame, and that ball may show
                 # its motion a frame before the cue ball does: what matters is that
                 # everything was at rest just before

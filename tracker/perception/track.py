@@ -369,7 +369,9 @@ class Tracker:
                 return int(np.argmin(np.where(ok, np.linalg.norm(d, axis=1), np.inf)))
         dist = np.linalg.norm(cand_mm - s.pos, axis=1)
         near = (dist >= jitter) & (dist <= step * cfg.emerge_frames)
-        s.emerge = (frame, cand_mm[int(np.argmin(np.where(near, dist, np.inf)))].copy()) if near.any() else None
+        s.emerge = None
+        if near.any():
+            s.emerge = (frame, cand_mm[int(np.argmin(np.where(near, dist, np.inf)))].copy())
         return None
 
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
