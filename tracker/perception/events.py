@@ -175,6 +175,12 @@ class StrokeDetector:
                 return None
             if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
                 v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
+                # struck while hidden at rest (a player addressing it): followed again from its
+                # second sighting out of hiding; the first says its speed and the strike's time
+                hidden = st.emerged.get(B.WHITE)
+                if hidden is not None:
+                    v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
+                         / max(st.t - hidden[0], 1e-6))
                 # the cue ball may hit a ball within the first frame, and that ball may show
                 # its motion a frame before the cue ball does: what matters is that
                 # everything was at rest just before
@@ -194,7 +200,9 @@ class StrokeDetector:
                     before = dict(self.last_rest_pos) or dict(prev.pos)
                     before[B.WHITE] = prev.pos[B.WHITE]
                     t0 = prev.t + 0.5 / self.fps
-                    if soft and self.white_left is not None:
+                    if hidden is not None:
+                        t0 = hidden[0] - 0.5 / self.fps  # within the frame before it was seen
+                    elif soft and self.white_left is not None:
                         # it has been rolling gently since it left rest
                         t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
                         before[B.WHITE] = self.white_left[1]
@@ -205,6 +213,8 @@ class StrokeDetector:
                     self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
                     for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
                         self._record(r)
+                    if hidden is not None:
+                        self._out_of_hiding(*hidden, before[B.WHITE])
                     for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
                         for b in self._in_order(r.moving - {B.WHITE}, r):
                             if b not in self.stroke.started:
@@ -327,6 +337,15 @@ class StrokeDetector:
             self.stroke.started[b] = st.t
             self._contact(b, st)
         return True
+
+    def _out_of_hiding(self, t1: float, p1: tuple[float, float], rest: tuple[float, float]) -> None:
+        """The new stroke's cue ball was struck while hidden at ``rest`` and first seen again
+        at ``p1`` (mm) at ``t1`` (s) (``TableState.emerged``): its track is its place until
+        the frame before, then that sighting (the tracker held its place until now)."""
+        s = self.stroke
+        assert s is not None
+        later = [x for x in s.track.get(B.WHITE, []) if x[0] > t1 + 1e-6]
+        s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
 
     def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else

@@ -6,13 +6,14 @@ should be; the reds are matched together (Hungarian assignment on distance). A b
 does not move unless something touches it: its position is the running mean of its rest
 observations, and a far detection cannot drag it. A ball that vanishes while moving near a
 pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
-hand) and keeps its last position. A ball struck so hard that the camera never sees it move
-(it vanishes the frame a moving ball reaches it, a blur too faint to detect) is potted when it
-stays gone and its place shows bare cloth, into the pocket its line of centres points at. A
-ball that vanishes at a cushion it was heading at fast, away from the pockets (or struck
-toward a near cushion and never seen), has left the table once it stays gone with its place
-bare. A potted colour comes back when it is seen again (re-spot); a potted white comes back
-when placed in hand.
+hand) and keeps its last position; one hidden at rest (a player addressing it) that is seen
+moving on out of hiding was struck there, and is followed at once. A ball struck so hard that
+the camera never sees it move (it vanishes the frame a moving ball reaches it, a blur too faint
+to detect) is potted when it stays gone and its place shows bare cloth, into the pocket its
+line of centres points at. A ball that vanishes at a cushion it was heading at fast, away from
+the pockets (or struck toward a near cushion and never seen), has left the table once it stays
+gone with its place bare. A potted colour comes back when it is seen again (re-spot); a potted
+white comes back when placed in hand.
 """
 
 from __future__ import annotations
@@ -75,6 +76,16 @@ class TrackerConfig:
             with another ball) and is seen again moving within this time is the same ball
             going on (not a ball put down by hand, which must stand still to be taken).
         resume_reach_mm: ... when seen again within this distance of where it was last seen.
+        emerge_frames: a white or colour hidden while at rest for longer than
+            ``relocate_frames`` (a player addressing it: the cue and the arm merged with it in
+            the picture, or the body in front of it) that is seen again moving away from where
+            it stood was struck while hidden: it is followed from there at once (a ball put
+            down by hand is taken only once it stands still). First seen within this many
+            frames' travel at ``max_speed_mm_s`` of where it stood, then, within as many
+            frames, further on along the same line.
+        emerge_cone_deg: ... its second sighting's step within this angle of the line from
+            where it stood to its first (a struck ball runs straight; a hand or a sleeve
+            of its colour wanders, or stands).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -95,6 +106,8 @@ class TrackerConfig:
     path_cone_deg: float = 60.0
     resume_s: float = 1.0
     resume_reach_mm: float = 600.0
+    emerge_frames: int = 2
+    emerge_cone_deg: float = 20.0
 
 
 @dataclass
@@ -122,6 +135,9 @@ class Slot:
     appeared_frame: int = -1
     #: whether it was moving when it went unseen (see ``TrackerConfig.resume_s``)
     lost_moving: bool = False
+    #: (frame, mm) where a ball hidden at rest was first seen again away from its place,
+    #: while it waits to be seen moving on (see ``TrackerConfig.emerge_frames``)
+    emerge: tuple[int, np.ndarray] | None = None
 
 
 @dataclass
@@ -141,6 +157,10 @@ class TableState:
     #: (``pot_confirm_s`` not passed): (ball, pocket, time s it would be potted at); they
     #: are in ``moving`` until then
     pending_pots: list[tuple[str, str, float]] = field(default_factory=list)
+    #: balls hidden at rest followed again this frame, seen moving on out of hiding (struck
+    #: while hidden: ``TrackerConfig.emerge_frames``): ball -> (time s, position mm) where it
+    #: was first seen again (``pos`` held its place until now)
+    emerged: dict[str, tuple[float, tuple[float, float]]] = field(default_factory=dict)
 
 
 class Tracker:
@@ -325,6 +345,35 @@ class Tracker:
             return False
         return bool(np.min(np.linalg.norm(cand_mm - s.pos, axis=1)) <= self.cfg.resume_reach_mm)
 
+    def _emerges(self, s: Slot, cand_mm: np.ndarray, frame: int) -> int | None:
+        """Which detection of its colour (index into ``cand_mm`` (K, 2)) a ball hidden while
+        at rest is, seen moving on after it came out of hiding: struck while hidden (see
+        :attr:`TrackerConfig.emerge_frames`). None while it is not (yet): the detection that
+        may be its first sighting is kept for the next frames."""
+        if s.lost_moving or s.pos is None or not s.on_table or s.potted_pocket is not None:
+            s.emerge = None
+            return None
+        cfg = self.cfg
+        step = cfg.max_speed_mm_s / self.fps
+        jitter = 2.0 * cfg.rest_jitter_mm
+        if s.emerge is not None and 0 < frame - s.emerge[0] <= cfg.emerge_frames:
+            f1, p1 = s.emerge
+            out = p1 - s.pos
+            d = cand_mm - p1
+            ahead = d @ out / (np.linalg.norm(out) * np.linalg.norm(d, axis=1) + 1e-9)
+            ok = ((ahead >= np.cos(np.radians(cfg.emerge_cone_deg)))
+                  & (np.linalg.norm(d, axis=1) >= jitter)
+                  & (np.linalg.norm(d, axis=1) <= step * (frame - f1)))
+            if ok.any():
+                s.emerge = None
+                return int(np.argmin(np.where(ok, np.linalg.norm(d, axis=1), np.inf)))
+        dist = np.linalg.norm(cand_mm - s.pos, axis=1)
+        near = (dist >= jitter) & (dist <= step * cfg.emerge_frames)
+        s.emerge = None
+        if near.any():
+            s.emerge = (frame, cand_mm[int(np.argmin(np.where(near, dist, np.inf)))].copy())
+        return None
+
     def _leaving_over(self, s: Slot, missing: int) -> str | None:
         """The cushion a moving ball that just vanished was jumping: it was heading at it at
         least ``off_speed_mm_s`` and its centre was within a radius plus two frames of travel
@@ -359,6 +408,8 @@ class Tracker:
         used = np.zeros(len(det), bool)
         assigned: dict[str, int] = {}
         relocated: set[str] = set()
+        #: balls hidden at rest seen moving on out of hiding: ball -> (frame, mm) first seen
+        emerged: dict[str, tuple[int, np.ndarray]] = {}
         # unique balls first: the white and the colours
         for ball in (B.WHITE, *B.COLOURS):
             k = CLASSES.index(ball)
@@ -369,7 +420,14 @@ class Tracker:
             lost = frame - s.last_frame > cfg.relocate_frames
             if lost and self._resumes(s, det.mm[cand], frame):
                 lost = False  # the same ball going on after a moment unseen while it moved
-            if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
+            first = s.emerge
+            out_of_hiding = self._emerges(s, det.mm[cand], frame) if lost else None
+            if out_of_hiding is not None and first is not None:
+                # struck while hidden (a player addressing it): followed from its place on
+                emerged[ball] = first
+                j = cand[out_of_hiding]
+                s.reloc, s.reloc_n = None, 0
+            elif s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
                 # unknown, off the table, or hidden for a while (a hand may have moved it):
                 # the only ball of its colour is wherever that colour is seen standing still
                 # (a hand or a sleeve of that colour moves; a ball put down stays)
@@ -483,7 +541,14 @@ class Tracker:
                     jitter = cfg.rest_jitter_mm
                     if len(det.mm_per_px):
                         jitter = max(jitter, 2.5 * float(det.mm_per_px[assigned[ball]]))
-                    if np.linalg.norm(p - s.pos) <= jitter:
+                    if ball in emerged:
+                        # out of hiding: from its place, through where it was first seen
+                        f1, p1 = emerged[ball]
+                        s.vel = (p - p1) / (dt * max(1, frame - f1))
+                        s.moving, s.still_frames = True, 0
+                        s.trail = [s.pos.copy(), p1.copy()]
+                        s.pos = p.copy()
+                    elif np.linalg.norm(p - s.pos) <= jitter:
                         s.rest_sum += p
                         s.rest_n += 1
                         s.pos = s.rest_sum / s.rest_n
@@ -505,6 +570,7 @@ class Tracker:
                         s.moving, s.vel = False, np.zeros(2)
                         s.rest_sum, s.rest_n = p.copy(), 1
                 s.seen = True
+                s.emerge = None
                 s.last_frame = frame
                 s.uncertainty = 1.0
                 s.trail = [*s.trail[-2:], p.copy()]
@@ -574,7 +640,8 @@ class Tracker:
                    if s.on_table and s.moving and not s.seen and not s.vanished
                    and s.potted_pocket not in (None, OFF_TABLE) and s.potted_t is not None]
         self.updates += 1
-        return TableState(frame, t, pos, moving, visible, pots, appeared, off, pending)
+        out = {b: (f1 / self.fps, (float(p1[0]), float(p1[1]))) for b, (f1, p1) in emerged.items()}
+        return TableState(frame, t, pos, moving, visible, pots, appeared, off, pending, out)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:
