@@ -1,10 +1,13 @@
-"""Builders for referee tests: states and shots in a few words."""
+"""Builders for tests: states and shots in a few words, detections at table positions."""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+import numpy as np
+
 from tracker import balls as B
+from tracker.perception.detect import CLASSES, BallDetections
 from tracker.records.shot import Event, EventType, OperatorFoul, OperatorJudgement, Shot
 from tracker.rules.registry import get_ruleset
 from tracker.rules.state import FrameState, Phase
@@ -78,3 +81,14 @@ def shot(
 
 def decide(st: FrameState, sh: Shot, ruleset: str = "snooker", **options):
     return rules(ruleset, **options).decide(st, sh)
+
+
+def detections_at(points: dict[str, tuple[float, float]]) -> BallDetections:
+    """Sure detections of the named balls (``red_03``, ``white`` ...) at table positions (mm),
+    their pixels the same numbers (for the tracker, which reads millimetres)."""
+    names = list(points)
+    mm = np.array([points[n] for n in names], float).reshape(-1, 2)
+    cls = np.array([CLASSES.index("red" if n.startswith("red") else n) for n in names], int)
+    n = len(names)
+    return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), np.eye(8)[cls],
+                          np.full(n, 1.0))

@@ -10,11 +10,12 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+from helpers import detections_at
 
 from calibration.camera import CameraModel
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetections, BallDetector, constrained_classes
+from tracker.perception.detect import CLASSES, BallDetector, constrained_classes
 from tracker.perception.track import Tracker
 from tracker.rules.snooker import SnookerRules
 
@@ -88,15 +89,6 @@ def test_a_detection_on_the_rail_is_dropped():
     assert det.can_hold(mm).tolist() == [True, False, False, True]
 
 
-def _dets(points: dict[str, tuple[float, float]]) -> BallDetections:
-    names = list(points)
-    mm = np.array([points[n] for n in names], float)
-    cls = np.array([CLASSES.index("red" if n.startswith("red") else n) for n in names])
-    n = len(names)
-    probs = np.eye(8)[cls]
-    return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), probs, np.full(n, 1.0))
-
-
 def test_a_colour_that_drops_and_is_respotted_at_once_is_a_pot():
     """The black runs into a pocket and the referee re-spots it within the tracker's wait:
     the pot is still reported, then the black stands on its spot."""
@@ -105,18 +97,18 @@ def test_a_colour_that_drops_and_is_respotted_at_once_is_a_pot():
     spot = T.spots["black"]
     pocket = np.array(T.pockets["top_left"].mouth_centre)
     start = pocket + np.array([400.0, -400.0])
-    tr.update(0, _dets({"black": tuple(start), "white": (900.0, 900.0)}))
+    tr.update(0, detections_at({"black": tuple(start), "white": (900.0, 900.0)}))
     for f in range(1, 4):  # at rest
-        tr.update(f, _dets({"black": tuple(start), "white": (900.0, 900.0)}))
+        tr.update(f, detections_at({"black": tuple(start), "white": (900.0, 900.0)}))
     pots = []
     path = np.linspace(start, pocket, 12)
     for k, p in enumerate(path, start=4):  # rolling into the pocket
-        pots += tr.update(k, _dets({"black": tuple(p), "white": (900.0, 900.0)})).pots
+        pots += tr.update(k, detections_at({"black": tuple(p), "white": (900.0, 900.0)})).pots
     f = 4 + len(path)
     for k in range(f, f + 3):  # gone for 3 frames (0.12 s, under the 0.4 s wait)
-        pots += tr.update(k, _dets({"white": (900.0, 900.0)})).pots
+        pots += tr.update(k, detections_at({"white": (900.0, 900.0)})).pots
     for k in range(f + 3, f + 12):  # re-spotted
-        st = tr.update(k, _dets({"black": spot, "white": (900.0, 900.0)}))
+        st = tr.update(k, detections_at({"black": spot, "white": (900.0, 900.0)}))
         pots += st.pots
     assert [p[:2] for p in pots] == [("black", "top_left")]
     assert np.linalg.norm(np.array(st.pos["black"]) - spot) < 1.0
@@ -206,11 +198,11 @@ def _strike_and_vanish(tr: Tracker, share: float) -> list:
     d = (black - np.array(T.pockets["top_right"].mouth_centre)) / 583.1
     pots = []
     for f in range(4):
-        pots += tr.update(f, _dets({"black": tuple(black), "white": tuple(black + d * 600)})).pots
+        pots += tr.update(f, detections_at({"black": tuple(black), "white": tuple(black + d * 600)})).pots
     for f, s in enumerate(np.linspace(600, 80, 6), start=4):  # rolling in
-        pots += tr.update(f, _dets({"black": tuple(black), "white": tuple(black + d * s)})).pots
+        pots += tr.update(f, detections_at({"black": tuple(black), "white": tuple(black + d * s)})).pots
     for f in range(10, 60):  # contact: the black is gone at once, the white stops nearby
-        det = _dets({"white": tuple(black + d * 60)})
+        det = detections_at({"white": tuple(black + d * 60)})
         det.occupancy = _occupied(share)
         pots += tr.update(f, det).pots
     return pots
@@ -234,10 +226,10 @@ def test_a_potted_colour_comes_back_only_where_the_rules_respot_it():
     assert len(pots) == 1
     off = (40.0, 3100.0)
     for f in range(60, 75):
-        st = tr.update(f, _dets({"black": off, "white": (900.0, 900.0)}))
+        st = tr.update(f, detections_at({"black": off, "white": (900.0, 900.0)}))
     assert "black" not in st.pos
     for f in range(75, 85):
-        st = tr.update(f, _dets({"black": T.spots["black"], "white": (900.0, 900.0)}))
+        st = tr.update(f, detections_at({"black": T.spots["black"], "white": (900.0, 900.0)}))
     assert np.linalg.norm(np.array(st.pos["black"]) - T.spots["black"]) < 1.0
     assert st.pots == [] and len(pots) == 1
 
@@ -296,17 +288,17 @@ def _roll_into_right_cushion(tr: Tracker, share: float, comes_back: bool = False
     v = np.array([2000.0, 300.0])
     off = []
     for f in range(4):
-        off += tr.update(f, _dets({"red_01": tuple(start), "white": white})).off
+        off += tr.update(f, detections_at({"red_01": tuple(start), "white": white})).off
     f, p = 4, start.copy()
     while p[0] + v[0] / 25.0 < T.width - T.ball_radius:  # rolling in
         p = p + v / 25.0
-        off += tr.update(f, _dets({"red_01": tuple(p), "white": white})).off
+        off += tr.update(f, detections_at({"red_01": tuple(p), "white": white})).off
         f += 1
     for k in range(50):  # gone at the cushion
         if comes_back and 8 <= k < 12:
-            det = _dets({"red_01": (p[0] - 30.0 * k, p[1] + 5.0 * k), "white": white})
+            det = detections_at({"red_01": (p[0] - 30.0 * k, p[1] + 5.0 * k), "white": white})
         else:
-            det = _dets({"white": white})
+            det = detections_at({"white": white})
         det.occupancy = _occupied(share)
         off += tr.update(f + k, det).off
     return off
@@ -332,11 +324,11 @@ def test_a_ball_struck_at_a_near_cushion_and_never_seen_is_off_the_table():
     red = np.array([150.0 + T.ball_radius, 2500.0])
     off = []
     for f in range(4):
-        off += tr.update(f, _dets({"red_01": tuple(red), "white": (900.0, 2500.0)})).off
+        off += tr.update(f, detections_at({"red_01": tuple(red), "white": (900.0, 2500.0)})).off
     for f, x in enumerate(np.linspace(800.0, red[0] + 60.0, 6), start=4):
-        off += tr.update(f, _dets({"red_01": tuple(red), "white": (x, 2500.0)})).off
+        off += tr.update(f, detections_at({"red_01": tuple(red), "white": (x, 2500.0)})).off
     for f in range(10, 60):
-        det = _dets({"white": (red[0] + 60.0, 2500.0)})
+        det = detections_at({"white": (red[0] + 60.0, 2500.0)})
         det.occupancy = _occupied(0.0)
         off += tr.update(f, det).off
     assert [(b, c) for b, _, c in off] == [("red_01", "left_top")]
@@ -353,14 +345,14 @@ def _fast_red_vanishes(start: tuple[float, float], direction: tuple[float, float
     pots, f = [], 0
     p, u = np.array(start, float), np.array(direction, float)
     for _ in range(6):
-        pots += tr.update(f, _dets({"red": tuple(p), "white": white})).pots
+        pots += tr.update(f, detections_at({"red": tuple(p), "white": white})).pots
         f += 1
     for step in steps:
         p = p + u * step
-        pots += tr.update(f, _dets({"red": tuple(p), "white": white})).pots
+        pots += tr.update(f, detections_at({"red": tuple(p), "white": white})).pots
         f += 1
     for _ in range(30):
-        pots += tr.update(f, _dets({"white": white})).pots
+        pots += tr.update(f, detections_at({"white": white})).pots
         f += 1
     return [("red" if p[0].startswith("red") else p[0], p[1]) for p in pots]
 

@@ -5,9 +5,9 @@ millimetres (the numbers are those the clips gave)."""
 from __future__ import annotations
 
 import numpy as np
+from helpers import detections_at
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetections
 from tracker.perception.events import _after_first_contact
 from tracker.perception.track import Tracker
 from tracker.records.shot import Event, EventType
@@ -17,20 +17,11 @@ FPS = 25.0
 WHITE_AT = (1200.0, 2500.0)
 
 
-def _dets(points: dict[str, tuple[float, float]]) -> BallDetections:
-    names = list(points)
-    mm = np.array([points[n] for n in names], float).reshape(-1, 2)
-    cls = np.array([CLASSES.index("red" if n.startswith("red") else n) for n in names], int)
-    n = len(names)
-    return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), np.eye(8)[cls],
-                          np.full(n, 1.0))
-
-
 def _run(tr: Tracker, frames: list[dict[str, tuple[float, float]]], first: int = 0):
     """Feed the frames; (every pot reported, the last state)."""
     pots, st = [], None
     for k, pts in enumerate(frames, start=first):
-        st = tr.update(k, _dets(pts))
+        st = tr.update(k, detections_at(pts))
         pots += st.pots
     return pots, st
 

@@ -8,9 +8,9 @@ stands, or wanders, beside its place is still taken only once it stands still.""
 from __future__ import annotations
 
 import numpy as np
+from helpers import detections_at
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetections
 from tracker.perception.events import StrokeDetector
 from tracker.perception.track import Tracker
 
@@ -19,21 +19,12 @@ WHITE = np.array([1068.0, 712.0])
 RED = (600.0, 2600.0)
 
 
-def _dets(points: dict[str, tuple[float, float]]) -> BallDetections:
-    names = list(points)
-    mm = np.array([points[n] for n in names], float).reshape(-1, 2)
-    cls = np.array([CLASSES.index("red" if n.startswith("red") else n) for n in names], int)
-    n = len(names)
-    return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), np.eye(8)[cls],
-                          np.full(n, 1.0))
-
-
 def _run(frames: list[dict[str, tuple[float, float]]]):
     """Track the frames and find their strokes: (the states, the strokes)."""
     tr, sd = Tracker(T, FPS), StrokeDetector(T, FPS)
     states, shots = [], []
     for k, pts in enumerate(frames):
-        st = tr.update(k, _dets(pts))
+        st = tr.update(k, detections_at(pts))
         states.append(st)
         shot = sd.update(st)
         if shot is not None:
