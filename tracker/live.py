@@ -58,11 +58,6 @@ PREFETCH_FRAMES = 8
 #: cores FFmpeg's default (a thread per core) spends about an eighth more CPU per frame than
 #: one thread does, and takes the core detection needs.
 CORES_LEFT_BY_DECODER = 1
-
-
-def decode_threads() -> int:
-    """Decoder threads for a file decoded on a thread of its own beside the pipeline."""
-    return max(1, (os.cpu_count() or 1) - CORES_LEFT_BY_DECODER)
 #: Frames held at most for a pipeline that is behind (live); older ones are dropped.
 MAX_QUEUED_FRAMES = 64
 
@@ -70,6 +65,11 @@ MAX_QUEUED_FRAMES = 64
 def is_live_spec(spec: str) -> bool:
     """Whether ``spec`` names a camera (an index, ``/dev/video*``) or a stream URL."""
     return spec.isdigit() or spec.startswith("/dev/video") or "://" in spec
+
+
+def decode_threads() -> int:
+    """Decoder threads for a file decoded on a thread of its own beside the pipeline."""
+    return max(1, (os.cpu_count() or 1) - CORES_LEFT_BY_DECODER)
 
 
 class CaptureSource(FrameSource):

@@ -130,6 +130,8 @@ class VideoFileSource(FrameSource):
             raise SourceError(str(exc)) from None
         params = [] if decode_threads is None else [cv2.CAP_PROP_N_THREADS, int(decode_threads)]
         self._cap = cv2.VideoCapture(str(p), cv2.CAP_ANY, params)
+        if params and not self._cap.isOpened():  # a backend that does not take the thread count
+            self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)

@@ -308,10 +308,10 @@ class BallDetector:
         #: maps derived from ``cloth_map`` and ``static`` (:meth:`cloth_maps`), and the two
         #: they were made from
         self._maps: ClothMaps | None = None
+        self._maps_of: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
         #: the table whose pockets' mouths :meth:`can_hold` has, their centres (6, 2) mm and
         #: widths (6,) mm
         self._mouths: tuple[Any, np.ndarray, np.ndarray] | None = None
-        self._maps_of: tuple[np.ndarray | None, np.ndarray | None] = (None, None)
         #: the last :meth:`foreground`'s picture and its Lab channels (int16), for the faint-ball
         #: search of the same picture
         self._lab_of: np.ndarray | None = None

@@ -1,0 +1,42 @@
+"""A file decoded beside the pipeline gets one thread fewer than the cores (tracker/live.py
+CORES_LEFT_BY_DECODER): the same frames, bit for bit, whatever the decoder's thread count."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from tracker import live
+from tracker.sources import VideoFileSource, open_source
+
+SAMPLE = Path(__file__).resolve().parents[1] / "sample_videos" / "overhead_frame.mp4"
+
+
+def _first_frames(source, n: int = 6) -> list[np.ndarray]:
+    out = []
+    for f in source.frames():
+        out.append(f.image)
+        if len(out) == n:
+            break
+    source.close()
+    return out
+
+
+def test_one_decoder_thread_gives_the_same_frames_as_the_default():
+    one = VideoFileSource(SAMPLE, decode_threads=1)
+    assert one._cap.get(cv2.CAP_PROP_N_THREADS) == 1
+    default = open_source(SAMPLE)
+    for a, b in zip(_first_frames(one), _first_frames(default), strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_the_decoder_leaves_cores_to_the_pipeline_and_keeps_at_least_one_thread(monkeypatch):
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert live.decode_threads() == 2 - live.CORES_LEFT_BY_DECODER
+    monkeypatch.setattr(os, "cpu_count", lambda: 1)
+    assert live.decode_threads() == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: None)
+    assert live.decode_threads() == 1
