@@ -398,7 +398,7 @@ class BallDetector:
                     continue  # not this view (a cut to the crowd, a close-up)
                 always &= fo
             holes |= always
-        static = fg & ((1 - self.bed) | holes.astype(np.uint8))
+        static = fg & ((1 - self.bed) | _off_bed_parts(holes, self.bed))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
         r = self.r_px * self.scale
@@ -783,6 +783,10 @@ class BallDetector:
         p9 = self._white_streak(frame, px, self.classifier.classify(frame, px, self.radius_at(px)))
         none = p9[:, -1]
         keep = none < self.classifier.max_none
+        # a circle split from a blob has only the network's word that it is a ball (hair, a
+        # hand or knitwear show circles too): "not a ball" must not be its likeliest answer
+        split = np.r_[in_cluster, np.zeros(len(hl), bool)]
+        keep &= ~(split & (none >= p9[:, :-1].max(1)))
         px, p9, none, from_hl = px[keep], p9[keep], none[keep], from_hl[keep]
         extra, p_extra = self._search_blobs(frame, px) if self.search_blobs else (px[:0], p9[:0])
         if len(extra):
@@ -792,8 +796,11 @@ class BallDetector:
             none = p9[:, -1]
         feats = self._colour_features(frame, px)
         from_hl = np.r_[from_hl, np.zeros(len(px) - len(from_hl), bool)]
-        # a centre under a highlight is preferred to a split or grid point beside it
-        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=from_hl - none)
+        # a centre under a highlight is preferred to a split or grid point beside it; two
+        # highlights are two balls (one ball shows one: :meth:`_spots` merges closer peaks),
+        # though in a TV pack a ball's centre stands under a radius below the one behind it
+        keep = self._distinct(px, feats, min_sep=LEARNED_MIN_SEP, score=from_hl - none,
+                              apart=from_hl)
         px, p9, feats = px[keep], p9[keep], feats[keep]
         probs = p9[:, :-1] / np.maximum(p9[:, :-1].sum(1, keepdims=True), 1e-6)
         keep = _one_per_colour_nearby(px, probs, self.radius_at(px))
@@ -983,12 +990,13 @@ class BallDetector:
         return BallDetections(px, mm, self.radius_at(px), cls, conf, probs, mm_per_px, feats)
 
     def _distinct(self, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2,
-                  score: np.ndarray | None = None) -> np.ndarray:
+                  score: np.ndarray | None = None, apart: np.ndarray | None = None) -> np.ndarray:
         """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
         on screen: a ball lit from above shows a bright top and a dark underside, which a
         cluster split can take for two balls (touching balls stand at least ~1.4 radii apart
         on screen even one behind the other in a TV view). ``score`` (N,): keep the higher
-        instead of the brighter."""
+        instead of the brighter. ``apart`` (N,) bool: two detections both marked are two
+        balls however close (each proposed by a highlight of its own)."""
         keep = np.ones(len(px), bool)
         if len(px) < 2:
             return keep
@@ -996,6 +1004,8 @@ class BallDetector:
         order = np.argsort(-(feats[:, 3] if score is None else score))  # brightest first
         close = (np.linalg.norm(px[:, None, :] - px[None, :, :], axis=2)
                  < min_sep * np.maximum(r[:, None], r[None, :]))
+        if apart is not None:
+            close &= ~(apart[:, None] & apart[None, :])
         for a_i, a in enumerate(order):
             if keep[a]:  # it drops every later (darker) one close to it
                 later = order[a_i + 1:]
@@ -1400,3 +1410,17 @@ def _faint_clearance(r: float) -> int:
     """Side (odd, px) of the disc that keeps the faint-ball search clear of the bed's edges,
     the fixtures and big blobs, for a ball of ``r`` working-scale px: about 4 radii."""
     return max(3, int(4 * r) | 1)
+
+
+def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
+    """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1)
+    that open off the bed (``bed``, 0/1): a pocket's hole and the shadow in its jaws lie
+    beyond the bed's edge and reach into it only from there; a dark patch wholly on the bed,
+    cloth all round it, is a ball (the black beside a corner pocket), not the pocket."""
+    holes = np.asarray(holes, np.uint8)
+    if not holes.any():
+        return holes
+    n, lab = cv2.connectedComponents(holes, connectivity=8)
+    opens = np.zeros(n, bool)
+    opens[np.unique(lab[(bed == 0) & (lab > 0)])] = True
+    return opens[lab].astype(np.uint8)
