@@ -620,14 +620,20 @@ class BallDetector:
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
             blur = None if split else self._blurred_ball(sub, r, area1)
+            flags = [split] * len(circles)
             if blur is not None:
                 circles = [blur + np.array([x, y], float)]
             else:
                 # blobs of several balls: the learned classifier searches them too (touching
                 # balls a few px across show no sharp circles); not a ball's blur streak
                 self._blobs.append((x, y, sub, r))
+                # a ball the circle transform missed beside those it found (a dim ball
+                # touching a bright one): a ball-sized part of the blob they leave uncovered
+                more = _uncovered_balls(sub, [c - [x, y] for c in circles], r) if circles else []
+                circles += [m + np.array([x, y], float) for m in more]
+                flags = [split or bool(more)] * len(circles)
             centres.extend(circles)
-            in_cluster.extend([split] * len(circles))
+            in_cluster.extend(flags[:len(circles)])
         faint = (self._faint_balls(small, fg, lab, stats, centres) if self.search_faint
                  else np.zeros((0, 2)))
         self._faint = np.array([False] * len(centres) + [True] * len(faint), bool)
@@ -1424,3 +1430,24 @@ def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
     opens = np.zeros(n, bool)
     opens[np.unique(lab[(bed == 0) & (lab > 0)])] = True
     return opens[lab].astype(np.uint8)
+
+
+#: A part of a blob of touching balls that the found circles (discs of a radius) leave
+#: uncovered is one more ball when a disc of this many radii fits in it (a ball with a bite
+#: taken out where it touches another holds about 0.8 radii; a shadow's crescent or a
+#: sliver between circles much less).
+UNCOVERED_MIN_RADII = 0.7
+
+
+def _uncovered_balls(sub: np.ndarray, found: list[np.ndarray], r: float) -> list[np.ndarray]:
+    """Centres (x, y) px in ``sub``'s frame of balls of radius ``r`` px inside the blob mask
+    ``sub`` (bool (h, w)) left uncovered by the discs of radius ``r`` around the ``found``
+    centres (each (2,) px, same frame): peaks of the uncovered part's distance to its edge of
+    at least :data:`UNCOVERED_MIN_RADII` radii, a diameter apart."""
+    left = sub.astype(np.uint8).copy()
+    for cx, cy in found:
+        cv2.circle(left, (int(round(cx)), int(round(cy))), int(round(r)), 0, -1)
+    if not left.any():
+        return []
+    dist = cv2.distanceTransform(np.pad(left, 1), cv2.DIST_L2, 5)[1:-1, 1:-1]
+    return _peaks(dist, UNCOVERED_MIN_RADII * r, 2.0 * r)
