@@ -1,0 +1,205 @@
+"""The general causes behind the real stills' misses (issue 13: broadcast stills counted per
+colour, overhead lab stills found with the right colour), each shown on a synthetic or a
+crafted picture; the real stills themselves (third-party, read in place from ``../shared``)
+are checked last, skipped where that folder is absent.
+
+- a dark patch wholly on the bed, cloth all round it, is a ball, not a pocket's hole (lab
+  still 15: the black beside a corner pocket was masked as a fixture);
+- two highlights are two balls (broadcast still 26: a red of the pack standing under a radius
+  below the one behind it on screen was merged with it);
+- a circle split from a blob whose likeliest answer is "not a ball" is none (broadcast still
+  4: a player's grey head over the table read as the brown);
+- a ball the circle transform misses beside those it found in a blob of touching balls is the
+  blob's ball-sized uncovered part (lab still 32: a dim brown touching a lit pink).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from calibration.camera import CameraModel
+from calibration.profile import Calibration
+from calibration.table import STANDARD_TABLE as T
+from tracker.perception.detect import CLASSES, BallDetector, _off_bed_parts, _uncovered_balls
+from tracker.synth.render import Renderer, RenderStyle
+
+
+def _overhead() -> tuple[CameraModel, Calibration]:
+    cam = CameraModel.overhead(T.length, T.width, image_size=(1280, 720))
+    return cam, Calibration(cam.image_size, T, cam, {"median": 0.0, "max": 0.0, "n": 0}, "test")
+
+
+# ---------------------------------------------------------------- pocket holes and balls
+
+
+def test_only_dark_parts_that_open_off_the_bed_are_pocket_holes():
+    import cv2
+
+    bed = np.zeros((60, 80), np.uint8)
+    bed[10:, 10:] = 1
+    holes = np.zeros_like(bed)
+    cv2.circle(holes, (10, 10), 8, 1, -1)  # the hole, over the bed's corner
+    cv2.circle(holes, (40, 35), 6, 1, -1)  # a black ball on the bed, cloth all round it
+    out = _off_bed_parts(holes, bed)
+    assert out[10, 10] == 1 and out[14, 14] == 1  # the hole, its part on the bed too
+    assert out[35, 40] == 0 and out[35, 45] == 0
+    assert _off_bed_parts(np.zeros_like(bed), bed).sum() == 0
+
+
+@pytest.mark.parametrize("pos", [(90.0, 90.0), (T.ball_radius + 5.0, 110.0)])
+def test_a_black_beside_a_corner_pocket_is_found(pos):
+    """The synthetic overhead camera: a black on the bed within the corner pocket's zone,
+    cloth between it and the hole (main before this fix: masked as the pocket, not found)."""
+    cam, cal = _overhead()
+    layout = {"black": pos, "white": (800.0, 1500.0), "red_01": (300.0, 2000.0)}
+    img = Renderer(cam, T, RenderStyle(seed=1)).render(layout)
+    det = BallDetector(cal)
+    det.learn_cloth(img)
+    det.learn_colours([img])
+    d = det.detect(img)
+    p = cam.project(np.array([[*pos, T.ball_radius]]))[0]
+    j = int(np.argmin(np.linalg.norm(d.px - p, axis=1)))
+    assert np.linalg.norm(d.px[j] - p) < 0.6 * d.radius_px[j]
+    assert CLASSES[d.cls[j]] == "black"
+    # the pocket's hole is still masked, its part over the bed's corner too
+    for mm in ((0.0, 0.0), (10.0, 10.0)):
+        hole = np.round(cam.project(np.array([[*mm, 0.0]]))[0] * det.scale).astype(int)
+        assert det.static[hole[1], hole[0]]
+
+
+# ---------------------------------------------------------------- highlights in a pack
+
+
+def test_two_highlights_under_a_radius_apart_stay_two_balls():
+    """Two detections 0.9 local radii apart on screen: one ball's top and underside (the
+    brighter stays), unless both stand under a highlight of their own."""
+    _, cal = _overhead()
+    det = BallDetector(cal, scale=1.0)
+    c = np.array([640.0, 360.0])
+    r = float(det.radius_at(c[None])[0])
+    px = np.array([c, c + [0.0, 0.9 * r]])
+    feats = np.zeros((2, 5))
+    feats[:, 3] = [0.9, 0.5]
+    assert det._distinct(px, feats, min_sep=1.0).tolist() == [True, False]
+    both = np.array([True, True])
+    assert det._distinct(px, feats, min_sep=1.0, apart=both).tolist() == [True, True]
+    one = np.array([True, False])
+    assert det._distinct(px, feats, min_sep=1.0, apart=one).tolist() == [True, False]
+
+
+# ---------------------------------------------------------------- circles split from blobs
+
+
+class _Network:
+    """A stand-in for the crop classifier: the same nine probabilities at every point."""
+
+    max_none = 0.5
+
+    def __init__(self, p9: list[float]):
+        self.p9 = np.array(p9, np.float32) / sum(p9)
+
+    def classify(self, frame, px, radii):
+        return np.tile(self.p9, (len(px), 1))
+
+
+@pytest.mark.parametrize("p9, split_kept", [
+    # a grey head's circle: "not a ball" its likeliest answer, though under MAX_NONE
+    ([0.2, 0.04, 0.02, 0.03, 0.15, 0.06, 0.04, 0.01, 0.45], False),
+    # a ball of a pack, half hidden: "not a ball" likely, red likelier
+    ([0.02, 0.5, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.36], True),
+])
+def test_a_split_circle_is_a_ball_only_when_the_network_says_so_first(p9, split_kept):
+    cam, cal = _overhead()
+    img = Renderer(cam, T, RenderStyle(seed=1)).render({})
+    det = BallDetector(cal, scale=1.0)
+    det.learn_cloth(img)
+    det.classifier = _Network(p9)
+    det.search_blobs = False
+    det._blobs = []
+    px = cam.project(np.array([[600.0, 1000.0, T.ball_radius], [1200.0, 2500.0, T.ball_radius]]))
+    fg = np.zeros(img.shape[:2], np.uint8)
+    d = det._detect_learned(img, px, fg, np.array([True, False]))
+    near = [bool(len(d)) and np.linalg.norm(d.px - p, axis=1).min() < 1.0 for p in px]
+    assert near == [split_kept, True]
+
+
+def test_an_uncovered_ball_sized_part_of_a_blob_is_a_ball():
+    import cv2
+
+    r = 8.0
+    sub = np.zeros((40, 60), np.uint8)
+    cv2.circle(sub, (20, 20), 8, 1, -1)
+    cv2.circle(sub, (36, 20), 8, 1, -1)  # two touching balls, the circle of one found
+    more = _uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0])], r)
+    assert len(more) == 1 and np.hypot(*(more[0] - [37.0, 20.0])) <= 2.5
+    crescent = np.zeros_like(sub)
+    cv2.circle(crescent, (20, 22), 10, 1, -1)  # a ball with its shadow's crescent
+    assert _uncovered_balls(crescent.astype(bool), [np.array([20.0, 20.0])], r) == []
+    assert _uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0]), np.array([36.0, 20.0])], r) == []
+
+
+# ---------------------------------------------------------------- the real stills
+
+def _footage():
+    from tracker.footage_eval import footage
+
+    root = footage()
+    if root is None:
+        pytest.skip("../shared/footage is not here (third-party footage, never in the repository)")
+    return root
+
+
+def _broadcast_counts(n: int) -> tuple[dict[str, int], dict[str, int]]:
+    """(labelled, seen) balls per colour on broadcast still ``n``, counted as
+    :func:`tracker.footage_eval.broadcast_stills` counts them (automatic calibration, the
+    default detector, colours learned from the still, the game's constraint)."""
+    import cv2
+
+    from tracker.perception.calibrate import calibrate_image
+    from tracker.perception.learned import make_detector
+
+    folder = _footage() / "broadcast-snooker" / "stills"
+    truth = {c: 0 for c in CLASSES}
+    for line in (folder / "ground-truth" / f"{n}_gt.txt").read_text().splitlines()[1:]:
+        if len(line.split()) == 2:
+            truth[line.split()[1].lower()] = int(line.split()[0])
+    img = cv2.imread(str(folder / f"{n}.jpg"))
+    det = make_detector(calibrate_image(img, T), "auto", scale=1.0)
+    det.learn_cloth(img)
+    det.learn_colours(img)
+    d = det.detect_constrained(img)
+    return truth, {c: int((d.cls == k).sum()) for k, c in enumerate(CLASSES)}
+
+
+def test_real_tv_pack_counts_every_red():
+    truth, seen = _broadcast_counts(26)
+    assert seen == truth
+
+
+def test_real_head_over_the_table_is_no_ball():
+    truth, seen = _broadcast_counts(4)
+    assert seen == truth
+
+
+def test_real_black_beside_a_corner_pocket_is_found():
+    import json
+
+    import cv2
+
+    from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
+    from tracker.perception.learned import make_detector
+
+    folder = _footage() / "overhead-lab-snooker" / "with_halo_2"
+    case = next(c for c in json.loads((folder / "testcases.json").read_text())["cases"]
+                if c["image"].endswith("/15.png"))
+    img = cv2.imread(str(folder / "15.png"))
+    det = make_detector(calibrate_image(img, TableGeometry.of_size(1881, 943, 52.3)), "auto", scale=1.0)
+    det.learn_cloth(img)
+    det.learn_colours([img])
+    d = det.detect_constrained(img)
+    black = next(b for b in case["balls"] if b["type"] == "BLACK")
+    dist = np.linalg.norm(d.px - [black["pixelX"], black["pixelY"]], axis=1)
+    j = int(np.argmin(dist))
+    assert dist[j] <= 0.6 * d.radius_px[j] and CLASSES[d.cls[j]] == "black"
