@@ -86,6 +86,9 @@ def test_two_highlights_under_a_radius_apart_stay_two_balls():
     assert det._distinct(px, feats, min_sep=1.0, apart=both).tolist() == [True, True]
     one = np.array([True, False])
     assert det._distinct(px, feats, min_sep=1.0, apart=one).tolist() == [True, False]
+    # one highlight seen twice (from the windows of two blobs, broadcast still 47) is one ball
+    twice = np.array([c, c + [0.0, 0.3 * r]])
+    assert det._distinct(twice, feats, min_sep=1.0, apart=both).tolist() == [True, False]
 
 
 # ---------------------------------------------------------------- circles split from blobs

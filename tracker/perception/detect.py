@@ -66,6 +66,9 @@ LEARNED_COST_SCALE = 0.08
 #: circle, but each shows its highlight).
 HIGHLIGHT_CONTRAST = 90
 HIGHLIGHT_MIN_GREY = 140
+#: Two highlights closer than this many radii are one (the bars of one window-shaped
+#: reflection); farther apart, two balls.
+HIGHLIGHT_MIN_SEP_RADII = 0.7
 #: Where a ball's centre lies below its highlight on screen, in local radii, when no isolated
 #: ball of the frame says (the median over the frame's single balls is used when there are
 #: some).
@@ -882,7 +885,7 @@ class BallDetector:
     def _spots(gray: np.ndarray, R: float) -> list[np.ndarray]:
         """Specular highlights (x, y) px in a grey image of balls of radius ``R`` px: peaks of
         the top-hat by a disc of 0.8 radii at least :data:`HIGHLIGHT_CONTRAST` high and
-        :data:`HIGHLIGHT_MIN_GREY` bright, at least 0.7 radii apart."""
+        :data:`HIGHLIGHT_MIN_GREY` bright, at least :data:`HIGHLIGHT_MIN_SEP_RADII` apart."""
         if min(gray.shape) < 3:
             return []
         g = gray.astype(np.float32)
@@ -890,7 +893,7 @@ class BallDetector:
         th = g - cv2.morphologyEx(g, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
         th = cv2.GaussianBlur(th, (3, 3), 0)
         peaks = _peaks(np.where((th > HIGHLIGHT_CONTRAST) & (g >= HIGHLIGHT_MIN_GREY), th, 0),
-                       HIGHLIGHT_CONTRAST, max(2.0, 0.7 * R))
+                       HIGHLIGHT_CONTRAST, max(2.0, HIGHLIGHT_MIN_SEP_RADII * R))
         return peaks
 
     def _highlight_drop(self, frame: np.ndarray, single: np.ndarray) -> float:
@@ -1001,17 +1004,20 @@ class BallDetector:
         on screen: a ball lit from above shows a bright top and a dark underside, which a
         cluster split can take for two balls (touching balls stand at least ~1.4 radii apart
         on screen even one behind the other in a TV view). ``score`` (N,): keep the higher
-        instead of the brighter. ``apart`` (N,) bool: two detections both marked are two
-        balls however close (each proposed by a highlight of its own)."""
+        instead of the brighter. ``apart`` (N,) bool: two detections both marked (each
+        proposed by a highlight of its own) are two balls when at least
+        :data:`HIGHLIGHT_MIN_SEP_RADII` apart (the same highlight seen from two blobs' windows
+        is one)."""
         keep = np.ones(len(px), bool)
         if len(px) < 2:
             return keep
         r = self.radius_at(px)
         order = np.argsort(-(feats[:, 3] if score is None else score))  # brightest first
-        close = (np.linalg.norm(px[:, None, :] - px[None, :, :], axis=2)
-                 < min_sep * np.maximum(r[:, None], r[None, :]))
+        dist = np.linalg.norm(px[:, None, :] - px[None, :, :], axis=2)
+        rr = np.maximum(r[:, None], r[None, :])
+        close = dist < min_sep * rr
         if apart is not None:
-            close &= ~(apart[:, None] & apart[None, :])
+            close &= ~(apart[:, None] & apart[None, :] & (dist >= HIGHLIGHT_MIN_SEP_RADII * rr))
         for a_i, a in enumerate(order):
             if keep[a]:  # it drops every later (darker) one close to it
                 later = order[a_i + 1:]
