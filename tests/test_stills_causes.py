@@ -206,3 +206,25 @@ def test_real_black_beside_a_corner_pocket_is_found():
     dist = np.linalg.norm(d.px - [black["pixelX"], black["pixelY"]], axis=1)
     j = int(np.argmin(dist))
     assert dist[j] <= 0.6 * d.radius_px[j] and CLASSES[d.cls[j]] == "black"
+
+
+def test_a_blur_streak_is_one_candidate_outside_any_cluster(monkeypatch):
+    """A ball smeared by motion blur (a streak one ball wide, nearly two long, where the
+    circle transform finds no sharp circle): one candidate, not split from a cluster, one
+    flag per candidate (the uncovered-ball search is not asked: no circle was found)."""
+    import cv2
+
+    cam, cal = _overhead()
+    img = Renderer(cam, T, RenderStyle(seed=1)).render({})
+    det = BallDetector(cal)
+    det.learn_cloth(img)
+    c = cam.project(np.array([[900.0, 1800.0, T.ball_radius]]))[0]
+    r = float(det.radius_at(c[None])[0])
+    cv2.ellipse(img, (int(c[0]), int(c[1])), (int(1.8 * r), int(r)), 0, 0, 360, (235, 235, 235),
+                -1, cv2.LINE_AA)
+    img = cv2.GaussianBlur(img, (0, 0), 0.2 * r)
+    monkeypatch.setattr(BallDetector, "_cluster", lambda self, *a: [])
+    px, in_cluster, _ = det.candidates(img)
+    near = np.linalg.norm(px - c, axis=1) < r
+    assert len(px) == len(in_cluster) and near.sum() == 1
+    assert not in_cluster[near][0]

@@ -623,9 +623,9 @@ class BallDetector:
             circles = self._cluster(frame, x, y, w_, h_, sub, r / self.scale)
             split = len(circles) >= 2
             blur = None if split else self._blurred_ball(sub, r, area1)
-            flags = [split] * len(circles)
             if blur is not None:
                 circles = [blur + np.array([x, y], float)]
+                flags = [False]
             else:
                 # blobs of several balls: the learned classifier searches them too (touching
                 # balls a few px across show no sharp circles); not a ball's blur streak
@@ -636,7 +636,7 @@ class BallDetector:
                 circles += [m + np.array([x, y], float) for m in more]
                 flags = [split or bool(more)] * len(circles)
             centres.extend(circles)
-            in_cluster.extend(flags[:len(circles)])
+            in_cluster.extend(flags)
         faint = (self._faint_balls(small, fg, lab, stats, centres) if self.search_faint
                  else np.zeros((0, 2)))
         self._faint = np.array([False] * len(centres) + [True] * len(faint), bool)
