@@ -88,8 +88,9 @@ MAX_CUE_SPEED_MM_S = 8000.0
 #: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
 #: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
 #: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
-#: the cue ball's first object balls moved at least 8 mm (TV bot frames, bench/first_contact.py
-#: broadcast 5 90 at e64125c), mm.
+#: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
+#: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
+#: e64125c), mm.
 STAYED_MM = 2.5
 #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
 UNSEEN_STRIKE_CONFIDENCE = 0.7
