@@ -40,3 +40,21 @@ def test_the_decoder_leaves_cores_to_the_pipeline_and_keeps_at_least_one_thread(
     assert live.decode_threads() == 1
     monkeypatch.setattr(os, "cpu_count", lambda: None)
     assert live.decode_threads() == 1
+
+
+def test_look_ahead_holds_a_budget_of_bytes_within_its_bounds():
+    hd = live.look_ahead_frames(1920 * 1080 * 3)
+    assert hd == min(live.LOOK_AHEAD_MAX_FRAMES, live.LOOK_AHEAD_BYTES // (1920 * 1080 * 3))
+    uhd = live.look_ahead_frames(3840 * 2160 * 3)
+    assert live.PREFETCH_FRAMES <= uhd < hd  # a 4K frame is four times the memory
+    assert live.look_ahead_frames(64 * 64 * 3) == live.LOOK_AHEAD_MAX_FRAMES
+    assert live.look_ahead_frames(10**10) == live.PREFETCH_FRAMES
+
+
+def test_a_file_feed_reads_ahead_as_far_as_its_frame_size_allows():
+    source = open_source(SAMPLE)
+    feed = live.FrameFeed(source, threaded=False)
+    w, h = source.size
+    assert feed._q.maxsize == live.look_ahead_frames(w * h * 3) > live.PREFETCH_FRAMES
+    feed.stop()
+    source.close()

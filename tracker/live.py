@@ -51,8 +51,18 @@ STALL_S = 2.0
 RECONNECT_EVERY_S = 0.5
 #: A stream that cannot be opened again within this (s) is lost: the run ends.
 GIVE_UP_S = 10.0
-#: Frames decoded ahead of the pipeline (files).
+#: Frames decoded ahead of the pipeline at least (files; a source of unknown frame size).
 PREFETCH_FRAMES = 8
+#: Decoded frames (bytes of picture) a file's pipeline may hold ready ahead of its own thread,
+#: in each of its two queues (the decoder's, :class:`FrameFeed`, and the view monitor's,
+#: :class:`WorkAhead`): a cheap stretch of the video (balls at rest: 0.2 ms a frame) then runs
+#: on frames decoded during a dear one (a break-off, a full search: 30 ms a frame) instead of
+#: waiting on the decoder, so both cores stay busy. 320 MiB: 54 frames at 1080p (BGR, 6.2 MB
+#: each), 13 at 4K ...
+LOOK_AHEAD_BYTES = 320 * 2**20
+#: ... but never more frames than this in a queue (nor fewer than :data:`PREFETCH_FRAMES`):
+#: at 1080p the two queues hold at most 96 frames, about 600 MB.
+LOOK_AHEAD_MAX_FRAMES = 48
 #: Cores a file's decoder thread leaves to the rest of the pipeline (the pipeline's own
 #: thread, detection and tracking): the decoder gets the others, at least one thread. On two
 #: cores FFmpeg's default (a thread per core) spends about an eighth more CPU per frame than
@@ -65,6 +75,14 @@ MAX_QUEUED_FRAMES = 64
 def is_live_spec(spec: str) -> bool:
     """Whether ``spec`` names a camera (an index, ``/dev/video*``) or a stream URL."""
     return spec.isdigit() or spec.startswith("/dev/video") or "://" in spec
+
+
+def look_ahead_frames(frame_bytes: int) -> int:
+    """How many frames of ``frame_bytes`` bytes each a file's pipeline holds ready ahead of
+    its own thread (:data:`LOOK_AHEAD_BYTES`, within :data:`PREFETCH_FRAMES` ..
+    :data:`LOOK_AHEAD_MAX_FRAMES`)."""
+    fit = LOOK_AHEAD_BYTES // max(1, int(frame_bytes))
+    return int(min(LOOK_AHEAD_MAX_FRAMES, max(PREFETCH_FRAMES, fit)))
 
 
 def decode_threads() -> int:
@@ -209,7 +227,9 @@ class FrameFeed:
         self.source = source
         self.live = source.live
         self.dropped = 0
-        self._q: queue.Queue = queue.Queue(maxsize=0 if self.live else PREFETCH_FRAMES)
+        size = getattr(source, "size", None)
+        depth = look_ahead_frames(size[0] * size[1] * 3) if size else PREFETCH_FRAMES
+        self._q: queue.Queue = queue.Queue(maxsize=0 if self.live else depth)
         self._error: BaseException | None = None
         self._halt = threading.Event()
         self._thread: threading.Thread | None = None
@@ -299,8 +319,8 @@ class FrameFeed:
 
 
 class WorkAhead:
-    """Runs ``work`` on each item of ``items`` on a thread of its own, up to
-    :data:`PREFETCH_FRAMES` items ahead of the consumer; iterate it for ``(item, result,
+    """Runs ``work`` on each item of ``items`` on a thread of its own, up to ``depth`` items
+    (default :data:`PREFETCH_FRAMES`) ahead of the consumer; iterate it for ``(item, result,
     seconds of work)`` in order. The pipeline's view monitor runs so on a file's frames: its
     checks of the picture (a cut, the table's outline) need only the frame, so they take a
     core while detection takes the other. An error in ``work`` or in ``items`` is raised to
@@ -308,9 +328,10 @@ class WorkAhead:
 
     _END = object()
 
-    def __init__(self, items: Iterator[Any], work: Callable[[Any], Any]):
+    def __init__(self, items: Iterator[Any], work: Callable[[Any], Any],
+                 depth: int | None = None):
         self._items, self._work = items, work
-        self._q: queue.Queue = queue.Queue(maxsize=PREFETCH_FRAMES)
+        self._q: queue.Queue = queue.Queue(maxsize=depth or PREFETCH_FRAMES)
         self._error: BaseException | None = None
         self._halt = threading.Event()
         self._thread = threading.Thread(target=self._run, name="work-ahead", daemon=True)

@@ -750,7 +750,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
 
     from tqdm import tqdm
 
-    from tracker.live import FrameFeed, WorkAhead, decode_threads, may_skip
+    from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames, may_skip
     from tracker.outputs.jsonl import JsonlOutputs
 
     try:
@@ -803,8 +803,10 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         bar.update(start.skipped)
         stream = itertools.chain(start.frames, frames)
         # a file's frames are checked by the view monitor on a thread of its own, ahead of
-        # the pipeline (live frames may be skipped: the monitor looks at those it processes)
-        ahead = WorkAhead(stream, run.look_ahead) if decode_thread and not source.live else None
+        # the pipeline (live frames may be skipped: the monitor looks at those it processes),
+        # as many as :data:`tracker.live.LOOK_AHEAD_BYTES` hold
+        ahead = (WorkAhead(stream, run.look_ahead, look_ahead_frames(first.image.nbytes))
+                 if decode_thread and not source.live else None)
         checked = iter(ahead) if ahead is not None else ((f, None, 0.0) for f in stream)
         frame, checks, _ = next(checked, (None, None, 0.0))
         decode_s = 0.0
