@@ -669,11 +669,8 @@ class StrokeDetector:
                     and ball in s.before and float(np.linalg.norm(
                         np.subtract(st.pos[ball], s.before[ball]))) <= STAYED_MM)
 
-        def white_first() -> Event | None:
-            return min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
-                       key=lambda e: e.t, default=None)
-
-        first = white_first()
+        first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
+                    key=lambda e: e.t, default=None)
         while True:
             contacts = [e for e in s.events if e.type == EventType.CONTACT]
             hitters = {e.balls[0] for e in contacts}
@@ -681,7 +678,7 @@ class StrokeDetector:
             if not drop:
                 break
             for e in drop:
-                s.events.remove(e)
+                s.events = [x for x in s.events if x is not e]
                 for c, note in s.contact_notes:
                     if c is e and note in s.review:
                         s.review.remove(note)
