@@ -84,3 +84,21 @@ def test_gated_learned_detections_match_full_detections_through_a_strike():
             assert (a.cls == b.cls[d.argmin(1)]).all()
     assert gate.stats.partial == 0
     assert gate.stats.still >= 3 and gate.stats.full >= 3, gate.stats
+
+
+def test_the_thumbnail_made_inside_the_table_alone_is_the_whole_ones_there():
+    from tracker.perception.change import gate_thumbnail, gate_view, thumb_window
+
+    first = _frames("overhead_free_ball", 0, 1)[0]
+    cal = calibrate_image(first, TableGeometry.standard())
+    det = make_detector(cal, "colour")
+    size, region, window = gate_view(det)
+    assert window is not None  # 1080p: four frame pixels a thumbnail pixel
+    x0, y0, x1, y1 = window
+    assert (x1 - x0) * (y1 - y0) < size[0] * size[1]  # less than the whole
+    whole, part = gate_thumbnail(first, size), gate_thumbnail(first, size, window)
+    inside = region > 0
+    assert np.array_equal(whole[inside], part[inside])
+    assert np.array_equal(whole[y0:y1, x0:x1], part[y0:y1, x0:x1])
+    # a frame that is not a whole number of thumbnails across: made whole
+    assert thumb_window(region, (size[0] * 4 + 2, size[1] * 4)) is None

@@ -337,3 +337,64 @@ def test_a_ball_moved_between_strokes_is_noted_unless_the_referee_is_replacing()
         assert len(shots) == 2
         noted = any("between strokes" in n for n in shots[1].needs_review)
         assert noted is not replacing
+
+
+def _pass_by(blue_path: list, red_path: list, white_stop: float = 1547.5) -> list:
+    """The white struck up the table at x = 900 (60 mm a frame) past the blue, 60 mm beside
+    its line (its path comes within 2R plus the slack of the blue's place, but passes 7.5 mm
+    clear), into a red 900 mm up (touched at y = ``white_stop``); ``blue_path``, ``red_path``:
+    their positions per frame from the strike on (the last is where each stays). Returns the
+    shots."""
+    blue, red = (960.0, 1100.0), (900.0, 1600.0)
+    frames = [({"white": (900.0, 700.0), "blue": blue, "red_01": red}, set()) for _ in range(15)]
+    for k in range(1, 40):
+        y = min(700.0 + 60.0 * k, white_stop)
+        pos = {"white": (900.0, y), "blue": blue_path[min(k - 1, len(blue_path) - 1)],
+               "red_01": red_path[min(k - 1, len(red_path) - 1)]}
+        moving = {"white"} if y < white_stop else set()
+        # moving from its first step until three frames after its last (the tracker's rest)
+        moving |= {b for b, path in (("blue", blue_path), ("red_01", red_path))
+                   if any(path[i] != path[i - 1] for i in range(max(1, k - 4), min(k, len(path))))}
+        frames.append((pos, moving))
+    frames += [(frames[-1][0], set())] * 25
+    return _feed(frames)
+
+
+def test_a_ball_whose_centre_jumped_as_the_cue_ball_passed_in_front_of_it_was_not_hit():
+    """On a TV view the cue ball passing in front of the blue hides part of it: the blue's
+    centre jumps 30 mm for a frame (the tracker takes it as leaving rest), then it stands
+    where it stood (0.5 mm off). The cue ball's first contact is the red it then hits (sent
+    600 mm up the table), not the blue, and a note says so."""
+    blue, red = (960.0, 1100.0), (900.0, 1600.0)
+    red_path = [red] * 14 + _slide(red, (red[0], red[1] + 600.0), 12)
+    jumped = [blue] * 6 + [(blue[0], blue[1] + 30.0)] + [(blue[0], blue[1] + 0.5)] * 4
+    shots = _pass_by(jumped, red_path)
+    assert len(shots) == 1
+    contacts = [e for e in shots[0].events if e.type.value == "contact"]
+    assert [e.balls for e in contacts] == [("white", "red_01")]
+    assert any("stands where it stood" in n for n in shots[0].needs_review)
+    # the blue really touched: pushed 30 mm and left there, it is the first contact
+    pushed = [blue] * 6 + _slide(blue, (blue[0] + 30.0, blue[1] + 5.0), 4)
+    contacts = [e for e in _pass_by(pushed, red_path)[0].events if e.type.value == "contact"]
+    assert contacts[0].balls == ("white", "blue")
+
+
+def test_a_ball_struck_against_another_that_passes_the_motion_on_keeps_its_contact():
+    """The cue ball into a red frozen against another (Newton's cradle): the red it hits
+    moves 1 mm, the one beyond it runs on; the cue ball's contact with the red it hits stays."""
+    red, beyond = (900.0, 1600.0), (900.0, 1600.0 + T.ball_diameter)
+    frames = [({"white": (900.0, 700.0), "red_01": red, "red_02": beyond}, set()) for _ in range(15)]
+    for k in range(1, 40):
+        y = min(700.0 + 60.0 * k, red[1] - T.ball_diameter)
+        hit = y >= red[1] - T.ball_diameter
+        pos = {"white": (900.0, y), "red_01": (red[0], red[1] + (1.0 if hit else 0.0)),
+               "red_02": (beyond[0], beyond[1] + (min(k - 15, 12) * 50.0 if k > 15 else 0.0))}
+        moving = ({"white"} if not hit else set()) | ({"red_01"} if k in (15, 16) else set())
+        moving |= {"red_02"} if 15 < k <= 27 else set()
+        frames.append((pos, moving))
+    frames += [(frames[-1][0], set())] * 25
+    shots = _feed(frames)
+    assert len(shots) == 1
+    contacts = [e.balls for e in shots[0].events if e.type.value == "contact"]
+    assert ("white", "red_01") in contacts and ("red_01", "red_02") in contacts
+    assert not any("stands where it stood" in n for n in shots[0].needs_review)

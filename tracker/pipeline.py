@@ -42,7 +42,7 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.cadence import FrameCadence, table_mask
 from tracker.perception.calibrate import find_colour_balls
-from tracker.perception.change import ChangeGatedDetector, gate_thumbnail
+from tracker.perception.change import ChangeGatedDetector, gate_thumbnail, gate_view
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import EARLY_CALL_S, SETTLE_S, CushionView, StrokeDetector
 from tracker.perception.learned import make_detector
@@ -230,11 +230,13 @@ class FrameChecks:
         thumb: the change gate's thumbnail of the frame (BGR, half the working scale), or
             None (no gate).
         seconds: wall-clock seconds the work took (on its own thread).
+        window: the part of the thumbnail made (:func:`tracker.perception.change.thumb_window`).
     """
 
     status: ViewStatus
     thumb: np.ndarray | None
     seconds: float
+    window: tuple[int, int, int, int] | None = None
 
 
 class RefereeRun:
@@ -281,6 +283,8 @@ class RefereeRun:
         #: frame whole (the reference the gated detector is checked against)
         self.gated = gated
         self.gate: ChangeGatedDetector | None = None
+        #: (detector, :func:`gate_view` of it) for :meth:`look_ahead`'s thumbnails
+        self._gate_view: tuple | None = None
         self.tracker = Tracker(calibration.table, fps)
         # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
         self.strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
@@ -377,11 +381,14 @@ class RefereeRun:
         size makes its own)."""
         t0 = time.perf_counter()
         status = self.monitor.update(frame.index, frame.image)
-        thumb = None
+        thumb, window = None, None
         if self.gated:
-            w, h = self.detector.small
-            thumb = gate_thumbnail(frame.image, (w // 2, h // 2))
-        return FrameChecks(status, thumb, time.perf_counter() - t0)
+            detector = self.detector
+            if self._gate_view is None or self._gate_view[0] is not detector:
+                self._gate_view = (detector, *gate_view(detector))
+            _, size, _, window = self._gate_view
+            thumb = gate_thumbnail(frame.image, size, window)
+        return FrameChecks(status, thumb, time.perf_counter() - t0, window)
 
     def step(self, frame: Frame, decode_s: float = 0.0,
              checks: FrameChecks | None = None) -> FrameView:
@@ -423,8 +430,7 @@ class RefereeRun:
             # the picture repeats the last one (a raised frame rate): nothing new to see
             view.detections, view.state = self._last_view.detections, self._last_view.state
         else:
-            view.detections = self._detect(frame.image,
-                                           checks.thumb if checks is not None else None)
+            view.detections = self._detect(frame.image, checks)
             t_d = time.perf_counter()
             times.detect += t_d - t_c
             view.state = self.tracker.update(frame.index if picture is None else picture,
@@ -475,16 +481,19 @@ class RefereeRun:
         times.referee += time.perf_counter() - t_f
         return shot, outs
 
-    def _detect(self, image: np.ndarray, thumb: np.ndarray | None = None) -> BallDetections:
+    def _detect(self, image: np.ndarray, checks: FrameChecks | None = None) -> BallDetections:
         """Balls in one frame: searched again only where the table changed
-        (:class:`ChangeGatedDetector`; ``thumb``: the frame's thumbnail for it, if made
-        already) unless ``gated`` is off; one white and one of each colour (contests settled
-        by the game's constraint: :mod:`tracker.perception.unique`)."""
+        (:class:`ChangeGatedDetector`; ``checks``: the frame's :meth:`look_ahead`, whose
+        thumbnail it takes when made for it) unless ``gated`` is off; one white and one of
+        each colour (contests settled by the game's constraint:
+        :mod:`tracker.perception.unique`)."""
         if not self.gated:
             return _settled(self.detector, self.detector.detect(image))
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)
-        return _settled(self.detector, self.gate.detect(image, thumb))
+        if checks is None:
+            return _settled(self.detector, self.gate.detect(image))
+        return _settled(self.detector, self.gate.detect(image, checks.thumb, checks.window))
 
     def skipped(self, frame: Frame, forced: bool) -> None:
         """A live frame skipped to keep up (not processed)."""

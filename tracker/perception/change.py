@@ -91,9 +91,44 @@ def _concat(a: BallDetections, b: BallDetections) -> BallDetections:
     return out
 
 
-def gate_thumbnail(frame: np.ndarray, size: tuple[int, int]) -> np.ndarray:
-    """The picture the gate compares (BGR ``frame`` resized to ``size`` (w, h))."""
-    return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+def gate_thumbnail(frame: np.ndarray, size: tuple[int, int],
+                   window: tuple[int, int, int, int] | None = None) -> np.ndarray:
+    """The picture the gate compares (BGR ``frame`` resized to ``size`` (w, h)). With a
+    ``window`` (x0, y0, x1, y1, thumbnail px; :func:`thumb_window`) only that part is made
+    (bit for bit the same there; zeros outside): the gate looks only inside the table."""
+    if window is None:
+        return cv2.resize(frame, size, interpolation=cv2.INTER_LINEAR)
+    x0, y0, x1, y1 = window
+    k = frame.shape[1] // size[0]
+    out = np.zeros((size[1], size[0], 3), frame.dtype)
+    out[y0:y1, x0:x1] = cv2.resize(frame[k * y0:k * y1, k * x0:k * x1], (x1 - x0, y1 - y0),
+                                   interpolation=cv2.INTER_LINEAR)
+    return out
+
+
+def thumb_window(region: np.ndarray, frame_size: tuple[int, int]) -> tuple[int, int, int, int] | None:
+    """The part of the gate's thumbnail worth making (x0, y0, x1, y1, thumbnail px): the
+    bounding box of ``region`` (the table, a thumbnail-size mask) and a pixel round it; None
+    (make it all) when the frame (``frame_size`` (w, h) px) is not a whole number of times the
+    thumbnail in both directions, the one case where a part is bit for bit the whole's."""
+    h, w = region.shape
+    fw, fh = frame_size
+    if fw % w or fh % h or fw // w != fh // h or not region.any():
+        return None
+    ys, xs = np.nonzero(region)
+    return (max(0, int(xs.min()) - 1), max(0, int(ys.min()) - 1), min(w, int(xs.max()) + 2),
+            min(h, int(ys.max()) + 2))
+
+
+def gate_view(detector: BallDetector) -> tuple[tuple[int, int], np.ndarray,
+                                                tuple[int, int, int, int] | None]:
+    """What the gate of ``detector`` looks at: its thumbnail's size (w, h: half the working
+    scale), the table region at that size (uint8 0/255) and the part of the thumbnail made
+    (:func:`thumb_window`)."""
+    w, h = detector.small
+    size = (w // 2, h // 2)
+    region = cv2.resize(detector.region, size, interpolation=cv2.INTER_NEAREST) * np.uint8(255)
+    return size, region, thumb_window(region, detector.cal.image_size)
 
 
 class ChangeGatedDetector:
@@ -107,10 +142,7 @@ class ChangeGatedDetector:
     def __init__(self, detector: BallDetector, fps: float):
         self.det = detector
         self.full_every = max(1, int(round(FULL_EVERY_S * fps)))
-        w, h = detector.small
-        self.thumb_size = (w // 2, h // 2)
-        self.region = cv2.resize(detector.region, self.thumb_size,
-                                 interpolation=cv2.INTER_NEAREST) * np.uint8(255)
+        self.thumb_size, self.region, self.window = gate_view(detector)
         self.ref: np.ndarray | None = None
         self.fg: np.ndarray | None = None
         self.last: BallDetections | None = None
@@ -118,16 +150,17 @@ class ChangeGatedDetector:
         self.stats = GateStats()
 
     # ---------------------------------------------------------------- per frame
-    def detect(self, frame: np.ndarray, thumb: np.ndarray | None = None) -> BallDetections:
+    def detect(self, frame: np.ndarray, thumb: np.ndarray | None = None,
+               window: tuple[int, int, int, int] | None = None) -> BallDetections:
         """Balls in one BGR frame (full resolution), as :meth:`BallDetector.detect` finds them.
-        ``thumb``: the frame's :func:`gate_thumbnail` at this gate's ``thumb_size``, when made
-        already (one of another size is made again)."""
+        ``thumb``: the frame's :func:`gate_thumbnail` at this gate's ``thumb_size`` and
+        ``window``, when made already (one made for another gate is made again)."""
         import time
 
         t0 = time.perf_counter()
         d = self.det
-        if thumb is None or thumb.shape[1::-1] != self.thumb_size:
-            thumb = gate_thumbnail(frame, self.thumb_size)
+        if thumb is None or thumb.shape[1::-1] != self.thumb_size or window != self.window:
+            thumb = gate_thumbnail(frame, self.thumb_size, self.window)
         self.since_full += 1
         kind = "full"
         if self.ref is None or self.since_full >= self.full_every or d._edge is None:

@@ -82,6 +82,16 @@ DISTURB_CONFIDENCE = 0.8
 UNSEEN_STRIKE_S = 0.5
 #: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
 MAX_CUE_SPEED_MM_S = 8000.0
+#: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
+#: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
+#: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
+#: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
+#: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
+#: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
+#: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
+#: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
+#: e64125c), mm.
+STAYED_MM = 2.5
 #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
 UNSEEN_STRIKE_CONFIDENCE = 0.7
 UNSEEN_CONTACT_CONFIDENCE = 0.5
@@ -113,6 +123,8 @@ class _Stroke:
     loose: dict[str, tuple[float, bool]] = field(default_factory=dict)
     #: whether the cue ball has been in view since the strike
     white_seen: bool = True
+    #: the review note said of a contact inferred from a near pass, by contact
+    contact_notes: list[tuple[Event, str]] = field(default_factory=list)
 
 
 class StrokeDetector:
@@ -405,15 +417,15 @@ class StrokeDetector:
             gap = abs(t_c - t_prev)
             if best is None or gap < best[0]:
                 best = (gap, other, t_c)
-        confidence = 1.0
+        confidence, note = 1.0, ""
         if best is None and nearest is not None and nearest[0] <= two_r + CONTACT_INFER_MM:
             d_min, other, t_c = nearest
             confidence = round(float(np.clip(1.0 - (d_min - two_r - CONTACT_SLACK_MM)
                                              / CONTACT_INFER_MM, 0.2, 0.9)), 2)
             best = (0.0, other, t_c)
-            s.review.append(f"{the_ball(other)} seems to have hit {the_ball(ball)} at {t_c:.2f} s, "
-                            f"but its path passed {d_min - two_r:.0f} mm from touching it: check "
-                            "that they touched")
+            note = (f"{the_ball(other)} seems to have hit {the_ball(ball)} at {t_c:.2f} s, but its "
+                    f"path passed {d_min - two_r:.0f} mm from touching it: check that they touched")
+            s.review.append(note)
         prev = self.recent[-2] if len(self.recent) >= 2 else st
         in_view = all(b in st.visible and b in prev.visible
                       for b in [B.WHITE, *s.started] if b != ball and b in st.pos)
@@ -434,7 +446,10 @@ class StrokeDetector:
             return
         _, other, t_c = best
         t_c = max(t_c, s.t0 + 1e-4)  # no contact before the strike
-        s.events.append(Event(EventType.CONTACT, round(t_c, 4), (other, ball), confidence=confidence))
+        contact = Event(EventType.CONTACT, round(t_c, 4), (other, ball), confidence=confidence)
+        s.events.append(contact)
+        if note:
+            s.contact_notes.append((contact, note))
 
     def _closest(self, other: str, target: np.ndarray, t_a: float,
                  t_b: float) -> tuple[float, float] | None:
@@ -641,9 +656,42 @@ class StrokeDetector:
                 f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
                 "seen: a stroke the camera missed, or balls moved by hand? Check")
 
+    def _untouched(self, st: TableState) -> None:
+        """Drop the contacts of balls that never left their place (:data:`STAYED_MM`): seen at
+        rest at ``st`` (the stroke's end) within STAYED_MM of where they stood, and the hitter
+        of no contact left. The review note of such a contact goes with it; when it was the
+        cue ball's first, a note says so (the first contact is now another)."""
+        s = self.stroke
+        assert s is not None
+
+        def stayed(ball: str) -> bool:
+            return (ball in st.pos and ball in st.visible and ball not in st.moving
+                    and ball in s.before and float(np.linalg.norm(
+                        np.subtract(st.pos[ball], s.before[ball]))) <= STAYED_MM)
+
+        first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
+                    key=lambda e: e.t, default=None)
+        while True:
+            contacts = [e for e in s.events if e.type == EventType.CONTACT]
+            hitters = {e.balls[0] for e in contacts}
+            drop = [e for e in contacts if e.balls[1] not in hitters and stayed(e.balls[1])]
+            if not drop:
+                break
+            for e in drop:
+                s.events = [x for x in s.events if x is not e]
+                for c, note in s.contact_notes:
+                    if c is e and note in s.review:
+                        s.review.remove(note)
+        if first is not None and all(e is not first for e in s.events):
+            ball = first.balls[1]
+            s.review.append(f"{the_ball(ball)} seemed to move as {the_ball(first.balls[0])} passed "
+                            f"it at {first.t:.2f} s, but stands where it stood: not taken as hit; "
+                            "check which ball the cue ball hit first")
+
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
+        self._untouched(st)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
