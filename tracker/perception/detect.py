@@ -43,6 +43,13 @@ WEAK_SCORE = 2.0
 #: table, each smaller than a ball: harder world, overhead 5).
 GLYPH_LIGHT_SHARE = 0.5
 GLYPH_MIN_EXTENT = 1.2
+#: A dark greyish patch in a pocket's zone that lies wholly on the calibrated bed is a ball
+#: (the black beside a corner pocket) only when a disc of this many local ball radii fits in
+#: it; a thinner patch is the pocket's (a sliver of the hole seen past the jaws or under the
+#: pocket's rim where the calibrated bed takes the pocket in), masked as fixture. A black's
+#: dark part, its highlight and lit rim aside, holds about 0.45 radii (lab still 15); the
+#: slivers of the 9-ball clearance's near corner pocket 0.11-0.15.
+HOLE_MIN_BALL_CORE_RADII = 0.3
 #: A ball's colour is the median over its centre's disc of the pixels no channel of which
 #: reaches CLIPPED_LEVEL (8-bit): a core blown out by the lamps is white whatever the ball (a
 #: pink under a canopy of lamps read as a second cue ball: harder world, overhead 5; its rim
@@ -372,6 +379,10 @@ class BallDetector:
         j = np.minimum(np.maximum(np.round(px[:, 0] / step).astype(int), 0), len(xs) - 1)
         return r[i, j]
 
+    def _working_radius_at(self, pts: np.ndarray) -> np.ndarray:
+        """Apparent ball radius (N,) working-scale px at working-scale points (N, 2)."""
+        return self.radius_at(pts / self.scale) * self.scale
+
     # ------------------------------------------------------------------ set-up
     def learn_cloth(self, frame: np.ndarray, others: list[np.ndarray] | None = None) -> None:
         """Learn the cloth from one frame: its median Lab colour, the per-pixel cloth map
@@ -401,7 +412,8 @@ class BallDetector:
                     continue  # not this view (a cut to the crowd, a close-up)
                 always &= fo
             holes |= always
-        static = fg & ((1 - self.bed) | _off_bed_parts(holes, self.bed))
+        static = fg & ((1 - self.bed) | _off_bed_parts(holes, self.bed)
+                       | _too_thin_for_a_ball(holes, self._working_radius_at))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
         r = self.r_px * self.scale
@@ -1428,7 +1440,8 @@ def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
     """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1)
     that open off the bed (``bed``, 0/1): a pocket's hole and the shadow in its jaws lie
     beyond the bed's edge and reach into it only from there; a dark patch wholly on the bed,
-    cloth all round it, is a ball (the black beside a corner pocket), not the pocket."""
+    cloth all round it, is a ball (the black beside a corner pocket), not the pocket, unless
+    it is too thin to be one (:func:`_too_thin_for_a_ball`)."""
     holes = np.asarray(holes, np.uint8)
     if not holes.any():
         return holes
@@ -1436,6 +1449,28 @@ def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
     opens = np.zeros(n, bool)
     opens[np.unique(lab[(bed == 0) & (lab > 0)])] = True
     return opens[lab].astype(np.uint8)
+
+
+def _too_thin_for_a_ball(holes: np.ndarray, radius: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+    """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1,
+    working scale) in which no disc of :data:`HOLE_MIN_BALL_CORE_RADII` ball radii fits:
+    slivers of the pocket (its hole seen past the jaws, the shadow under its rim), never a
+    ball's dark part. Left unmasked on the bed they join a ball rolling into the pocket into
+    one blob, split into that ball and a ghost. ``radius``: the local ball radius (N,)
+    working-scale px at points (N, 2) working-scale px."""
+    holes = np.asarray(holes, np.uint8)
+    if not holes.any():
+        return holes
+    from scipy.ndimage import maximum
+
+    n, lab, _, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    # the widest disc inside each part: its radius is the part's deepest pixel's distance to
+    # the nearest pixel outside it, less half a pixel (to that pixel's edge, not its centre)
+    depth = cv2.distanceTransform(holes, cv2.DIST_L2, 5)
+    core = np.asarray(maximum(depth, lab, np.arange(n)), float) - 0.5
+    thin = core < HOLE_MIN_BALL_CORE_RADII * radius(cents)
+    thin[0] = False
+    return thin[lab].astype(np.uint8)
 
 
 #: A part of a blob of touching balls that the found circles (discs of a radius) leave
