@@ -25,7 +25,7 @@ from tracker.perception.detect import (
     CLASSES,
     BallDetector,
     _off_bed_parts,
-    _too_thin_for_a_ball,
+    _pocket_slivers,
     _uncovered_balls,
 )
 from tracker.synth.render import Renderer, RenderStyle
@@ -53,21 +53,27 @@ def test_only_dark_parts_that_open_off_the_bed_are_pocket_holes():
     assert _off_bed_parts(np.zeros_like(bed), bed).sum() == 0
 
 
-def test_a_dark_sliver_on_the_bed_too_thin_for_a_ball_is_the_pocket():
-    """A patch no disc of HOLE_MIN_BALL_CORE_RADII ball radii fits in is the pocket's (a sliver
-    of its hole seen past the jaws), even wholly on the bed; a ball-sized disc is not."""
+def test_a_dark_sliver_with_cloth_round_it_is_the_pocket_one_against_a_ball_is_not():
+    """A patch no disc of HOLE_MIN_BALL_CORE_RADII ball radii fits in, with cloth round it, is
+    the pocket's (a sliver of its hole seen past the jaws), even wholly on the bed; a
+    ball-sized disc is not, nor a sliver against a ball (its shaded side, a contact shadow)."""
     import cv2
 
-    holes = np.zeros((60, 80), np.uint8)
+    holes = np.zeros((60, 100), np.uint8)
     cv2.ellipse(holes, (20, 20), (14, 14), 0, 0, 90, 1, 2)  # an arc 2 px thick
     cv2.circle(holes, (55, 40), 6, 1, -1)  # a black's dark part, radius 0.75 of a ball's
+    cv2.ellipse(holes, (85, 30), (10, 10), 0, 90, 270, 1, 2)  # a crescent hugging a ball's side
+    fg = holes.copy()
+    cv2.circle(fg, (85, 30), 9, 1, -1)  # that ball's lit part
     r = 8.0
-    out = _too_thin_for_a_ball(holes, lambda p: np.full(len(p), r))
-    assert out[20, 34] == 1 and out[34, 20] == 1
-    assert out[40, 55] == 0 and out.sum() == int(holes[:, :40].sum())
-    # where the ball is seen larger (a camera's near end), the same disc is a sliver
-    assert _too_thin_for_a_ball(holes, lambda p: np.full(len(p), 4 * r))[40, 55] == 1
-    assert _too_thin_for_a_ball(np.zeros_like(holes), lambda p: np.full(len(p), r)).sum() == 0
+    out = _pocket_slivers(holes, fg, lambda p: np.full(len(p), r))
+    assert out[20, 34] == 1 and out[34, 20] == 1 and out[:, :40].sum() == holes[:, :40].sum()
+    assert out[40, 55] == 0 and out[30, 75] == 0 and out[:, 40:].sum() == 0
+    # with nothing beside it, the crescent is a sliver too
+    assert _pocket_slivers(holes, holes, lambda p: np.full(len(p), r))[30, 75] == 1
+    # where the ball is seen larger (a camera's near end), the disc is a sliver too
+    assert _pocket_slivers(holes, fg, lambda p: np.full(len(p), 4 * r))[40, 55] == 1
+    assert _pocket_slivers(np.zeros_like(holes), fg, lambda p: np.full(len(p), r)).sum() == 0
 
 
 def _sliver_beside_the_corner(img: np.ndarray, cam: CameraModel, radius_mm: float) -> np.ndarray:

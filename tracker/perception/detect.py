@@ -43,13 +43,18 @@ WEAK_SCORE = 2.0
 #: table, each smaller than a ball: harder world, overhead 5).
 GLYPH_LIGHT_SHARE = 0.5
 GLYPH_MIN_EXTENT = 1.2
-#: A dark greyish patch in a pocket's zone that lies wholly on the calibrated bed is a ball
-#: (the black beside a corner pocket) only when a disc of this many local ball radii fits in
-#: it; a thinner patch is the pocket's (a sliver of the hole seen past the jaws or under the
-#: pocket's rim where the calibrated bed takes the pocket in), masked as fixture. A black's
-#: dark part, its highlight and lit rim aside, holds about 0.45 radii (lab still 15); the
-#: slivers of the 9-ball clearance's near corner pocket 0.11-0.15.
+#: A dark greyish patch in a pocket's zone that lies wholly on the calibrated bed is the
+#: pocket's (a sliver of its hole or of the shadow under its rim, where the calibrated bed
+#: takes the pocket in), masked as fixture, when no disc of HOLE_MIN_BALL_CORE_RADII local
+#: ball radii fits in it and less than HOLE_BALL_RIM_SHARE of its outline borders other
+#: non-cloth: a ball's dark part too thin to hold a ball's core (its shaded side, the contact
+#: shadow between touching balls) lies against that ball's lit part or the ball it touches.
+#: Measured at the working scale: the 9-ball clearance's near corner pocket, two slivers of
+#: 0.09 and 0.13 radii bordering 3 % and 18 % other non-cloth; lab still 15's black 0.43
+#: radii; the contact shadows and shaded sides in the lab stills' jaws (without_halo 2.png)
+#: 0.18-0.30 radii bordering 38-82 %.
 HOLE_MIN_BALL_CORE_RADII = 0.3
+HOLE_BALL_RIM_SHARE = 1 / 3
 #: A ball's colour is the median over its centre's disc of the pixels no channel of which
 #: reaches CLIPPED_LEVEL (8-bit): a core blown out by the lamps is white whatever the ball (a
 #: pink under a canopy of lamps read as a second cue ball: harder world, overhead 5; its rim
@@ -413,7 +418,7 @@ class BallDetector:
                 always &= fo
             holes |= always
         static = fg & ((1 - self.bed) | _off_bed_parts(holes, self.bed)
-                       | _too_thin_for_a_ball(holes, self._working_radius_at))
+                       | _pocket_slivers(holes, fg, self._working_radius_at))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
         r = self.r_px * self.scale
@@ -1441,7 +1446,7 @@ def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
     that open off the bed (``bed``, 0/1): a pocket's hole and the shadow in its jaws lie
     beyond the bed's edge and reach into it only from there; a dark patch wholly on the bed,
     cloth all round it, is a ball (the black beside a corner pocket), not the pocket, unless
-    it is too thin to be one (:func:`_too_thin_for_a_ball`)."""
+    it is a sliver of the pocket (:func:`_pocket_slivers`)."""
     holes = np.asarray(holes, np.uint8)
     if not holes.any():
         return holes
@@ -1451,25 +1456,36 @@ def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
     return opens[lab].astype(np.uint8)
 
 
-def _too_thin_for_a_ball(holes: np.ndarray, radius: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+def _pocket_slivers(holes: np.ndarray, fg: np.ndarray,
+                    radius: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1,
-    working scale) in which no disc of :data:`HOLE_MIN_BALL_CORE_RADII` ball radii fits:
-    slivers of the pocket (its hole seen past the jaws, the shadow under its rim), never a
-    ball's dark part. Left unmasked on the bed they join a ball rolling into the pocket into
-    one blob, split into that ball and a ghost. ``radius``: the local ball radius (N,)
+    working scale) that are slivers of the pocket, not a ball's part: no disc of
+    :data:`HOLE_MIN_BALL_CORE_RADII` ball radii fits in them and less than
+    :data:`HOLE_BALL_RIM_SHARE` of their outline borders other non-cloth (``fg``, 0/1, less
+    ``holes``). Left unmasked on the bed, such a sliver joins a ball rolling into the pocket
+    into one blob, split into that ball and a ghost. ``radius``: the local ball radius (N,)
     working-scale px at points (N, 2) working-scale px."""
     holes = np.asarray(holes, np.uint8)
     if not holes.any():
         return holes
     from scipy.ndimage import maximum
 
-    n, lab, _, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    n, lab, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     # the widest disc inside each part: its radius is the part's deepest pixel's distance to
     # the nearest pixel outside it, less half a pixel (to that pixel's edge, not its centre)
     depth = cv2.distanceTransform(holes, cv2.DIST_L2, 5)
     core = np.asarray(maximum(depth, lab, np.arange(n)), float) - 0.5
     thin = core < HOLE_MIN_BALL_CORE_RADII * radius(cents)
     thin[0] = False
+    other = np.asarray(fg, bool) & ~holes.astype(bool)
+    h, w = holes.shape
+    for k in np.nonzero(thin)[0]:
+        x, y, ww, hh = stats[k, :4]
+        x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + ww + 1), min(h, y + hh + 1)
+        part = (lab[y0:y1, x0:x1] == k).astype(np.uint8)
+        rim = cv2.dilate(part, np.ones((3, 3), np.uint8)).astype(bool) & ~part.astype(bool)
+        if rim.any() and other[y0:y1, x0:x1][rim].mean() >= HOLE_BALL_RIM_SHARE:
+            thin[k] = False  # against a ball: that ball's shaded side or a contact shadow
     return thin[lab].astype(np.uint8)
 
 
