@@ -1468,13 +1468,14 @@ def _pocket_slivers(holes: np.ndarray, fg: np.ndarray,
     holes = np.asarray(holes, np.uint8)
     if not holes.any():
         return holes
-    from scipy.ndimage import maximum
-
     n, lab, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
     # the widest disc inside each part: its radius is the part's deepest pixel's distance to
     # the nearest pixel outside it, less half a pixel (to that pixel's edge, not its centre)
     depth = cv2.distanceTransform(holes, cv2.DIST_L2, 5)
-    core = np.asarray(maximum(depth, lab, np.arange(n)), float) - 0.5
+    inside = holes.astype(bool)
+    core = np.zeros(n)
+    np.maximum.at(core, lab[inside], depth[inside])
+    core -= 0.5
     thin = core < HOLE_MIN_BALL_CORE_RADII * radius(cents)
     thin[0] = False
     other = np.asarray(fg, bool) & ~holes.astype(bool)
