@@ -44,6 +44,10 @@ MIN_VIEW_MATCH = 0.6
 #: The outline is looked for within this distance of where the calibration puts the cloth's
 #: outer edge (the cushion top, ``cushion_depth`` outside the nose), px at WORK_WIDTH.
 OUTLINE_BAND_PX = 8.0
+#: The outline check looks at strips round each side's outline points, this far beyond them,
+#: px at WORK_WIDTH: the 3 x 3 blur and erosion and an edge within the tolerance reach 3 px,
+#: so a point's verdict is the whole picture's.
+STRIP_MARGIN_PX = 4
 #: The picture is checked at once, between the regular checks, when its thumbnail
 #: (:data:`THUMB_SIZE`) changes by this much (mean grey levels) from the last frame's: a cut.
 CUT_CHANGE = 10.0
@@ -115,6 +119,14 @@ def _edges(mask: np.ndarray) -> np.ndarray:
     return (mask - cv2.erode(mask, np.ones((3, 3), np.uint8))).astype(bool)
 
 
+def _outline_found(small: np.ndarray, hsv0: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Whether a cloth edge of BGR picture ``small`` (working scale) lies within
+    :data:`OUTLINE_TOLERANCE_PX` of each point ``p`` (N, 2) int px in it: (N,) bool."""
+    edge = _edges(cloth_pixels(small, hsv0))
+    dist = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
+    return dist[p[:, 1], p[:, 0]] <= OUTLINE_TOLERANCE_PX
+
+
 @dataclass
 class ViewSignature:
     """What the calibrated view looks like: the cloth's colour and its outline.
@@ -157,21 +169,47 @@ class ViewSignature:
         return cls(scale, hsv, pts[keep], side[keep])
 
     def match(self, img: np.ndarray) -> tuple[float, np.ndarray]:
-        """(share of the outline points in place, per side (4,)) in BGR frame ``img``."""
+        """(share of the outline points in place, per side (4,)) in BGR frame ``img``.
+
+        Only strips round each side's outline points are looked at (about a fifth of the
+        picture from overhead), each scaled down from the frame on its own: when the frame is
+        a whole number of times the working size, that is bit for bit the whole picture's
+        verdict (each working pixel is the area average of its own block of frame pixels, and
+        :data:`STRIP_MARGIN_PX` keeps the points clear of the strips' edges)."""
         if not len(self.points):
             return 0.0, np.zeros(4)
         h, w = img.shape[:2]
         size = (int(round(w * self.scale)), int(round(h * self.scale)))
-        small = cv2.resize(img, size, interpolation=cv2.INTER_AREA)
-        edge = _edges(cloth_pixels(small, self.hsv))
-        dist = cv2.distanceTransform((~edge).astype(np.uint8), cv2.DIST_L2, 3)
         p = np.round(self.points).astype(int)
         p[:, 0] = np.clip(p[:, 0], 0, size[0] - 1)
         p[:, 1] = np.clip(p[:, 1], 0, size[1] - 1)
-        ok = dist[p[:, 1], p[:, 0]] <= OUTLINE_TOLERANCE_PX
+        k = w // size[0]
+        if w == k * size[0] and h == k * size[1]:
+            ok = np.zeros(len(p), bool)
+            for side, (x0, y0, x1, y1) in self._strips(p, size):
+                small = cv2.resize(img[k * y0:k * y1, k * x0:k * x1], (x1 - x0, y1 - y0),
+                                   interpolation=cv2.INTER_AREA)
+                sel = self.side == side
+                ok[sel] = _outline_found(small, self.hsv, p[sel] - (x0, y0))
+        else:
+            ok = _outline_found(cv2.resize(img, size, interpolation=cv2.INTER_AREA), self.hsv, p)
         per_side = np.array([ok[self.side == s].mean() if np.any(self.side == s) else 0.0
                              for s in range(4)])
         return float(ok.mean()), per_side
+
+    def _strips(self, p: np.ndarray, size: tuple[int, int]) -> list[tuple[int, tuple[int, ...]]]:
+        """(side, its strip (x0, y0, x1, y1) working px) for each side with outline points
+        ``p`` (N, 2) working px: their bounding box and :data:`STRIP_MARGIN_PX` round it,
+        inside the picture of ``size`` (w, h)."""
+        m = STRIP_MARGIN_PX
+        out = []
+        for side in range(4):
+            q = p[self.side == side]
+            if len(q):
+                out.append((side, (max(0, int(q[:, 0].min()) - m), max(0, int(q[:, 1].min()) - m),
+                                   min(size[0], int(q[:, 0].max()) + m + 1),
+                                   min(size[1], int(q[:, 1].max()) + m + 1))))
+        return out
 
     def same_view(self, img: np.ndarray) -> tuple[bool, float]:
         """(whether ``img`` shows this view, the share of the outline in place)."""

@@ -181,6 +181,29 @@ def test_monitor_notices_a_moved_camera_and_a_cut():
     assert np.linalg.norm(mon.cal.ball_to_table(px)[0] - [400.0, 2500.0]) < 2.0
 
 
+def test_outline_check_on_strips_is_the_whole_pictures(view):
+    """The view check scales down only strips round the outline (a fifth of the cost from
+    overhead); its verdict must be the whole picture's, bit for bit, in place, moved and
+    blurred."""
+    from calibration import monitor
+
+    _name, _cam, img = view
+    sig = monitor.ViewSignature.build(calibrate_image(img, T), [img])
+
+    def whole(frame):
+        small = cv2.resize(frame, (640, 360), interpolation=cv2.INTER_AREA)
+        p = np.clip(np.round(sig.points).astype(int), 0, [639, 359])
+        ok = monitor._outline_found(small, sig.hsv, p)
+        return ok.mean(), [ok[sig.side == s].mean() for s in range(4)]
+
+    for frame in (img, np.roll(img, 4, axis=1), np.roll(img, -9, axis=0),
+                  cv2.GaussianBlur(img, (0, 0), 3)):
+        share, per_side = sig.match(frame)
+        want_share, want_sides = whole(frame)
+        assert share == want_share and list(per_side) == want_sides
+    assert sig.match(img)[0] > 0.9 and sig.match(np.roll(img, -9, axis=0))[0] < sig.match(img)[0]
+
+
 def _board_image(cam: CameraModel, rvec, tvec, inner=(9, 6), square=30.0) -> np.ndarray:
     """A checkerboard seen by ``cam`` (pose of the board: world = board frame)."""
     R, _ = cv2.Rodrigues(np.asarray(rvec, float))

@@ -102,3 +102,23 @@ def test_the_thumbnail_made_inside_the_table_alone_is_the_whole_ones_there():
     assert np.array_equal(whole[y0:y1, x0:x1], part[y0:y1, x0:x1])
     # a frame that is not a whole number of thumbnails across: made whole
     assert thumb_window(region, (size[0] * 4 + 2, size[1] * 4)) is None
+
+
+def test_a_full_search_of_the_tables_box_finds_what_the_whole_frame_holds():
+    # the TV sample: the table's box (and a margin) is about 63 % of the frame; searching it
+    # alone must give the same balls, within float rounding, as searching the whole frame
+    frames = _frames("broadcast_pots", 50, 16)[::5]
+    cal = calibrate_image(frames[0], TableGeometry.standard())
+    for kind in ("colour", "learned"):
+        det = make_detector(cal, kind)
+        det.learn_cloth(frames[0])
+        det.learn_colours([frames[0]])
+        gate = ChangeGatedDetector(det, 25.0)
+        x0, y0, x1, y1 = gate.table_rect
+        assert (x1 - x0) * (y1 - y0) < 0.8 * det.small[0] * det.small[1]
+        gate.detect(frames[0])  # the first search is the whole frame's
+        for f in frames:
+            a = gate._full(f, gate.ref)
+            b = det.judge(f, *det.candidates(f))
+            assert len(a) == len(b) >= 5 and (a.cls == b.cls).all()
+            assert np.abs(a.px - b.px).max() < 1e-3

@@ -18,6 +18,7 @@ white comes back when placed in hand.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -397,7 +398,7 @@ class Tracker:
             unseen = 0  # hidden for long: it is where it was, or relocated by hand (below)
         if s.potted_pocket is not None and not s.vanished:
             unseen = 0  # it vanished into a pocket: back only near it, or re-spotted by hand
-        return (self.cfg.gate_jump_mm + float(np.linalg.norm(s.vel)) / self.fps
+        return (self.cfg.gate_jump_mm + _length(s.vel) / self.fps
                 + self.cfg.max_speed_mm_s / self.fps * unseen)
 
     def update(self, frame: int, det: BallDetections) -> TableState:
@@ -548,7 +549,7 @@ class Tracker:
                         s.moving, s.still_frames = True, 0
                         s.trail = [s.pos.copy(), p1.copy()]
                         s.pos = p.copy()
-                    elif np.linalg.norm(p - s.pos) <= jitter:
+                    elif _length(p - s.pos) <= jitter:
                         s.rest_sum += p
                         s.rest_n += 1
                         s.pos = s.rest_sum / s.rest_n
@@ -560,7 +561,7 @@ class Tracker:
                 else:
                     steps = max(1, frame - s.last_frame)
                     v = (p - s.pos) / (dt * steps)
-                    if float(np.linalg.norm(v)) < cfg.rest_speed_mm_s:
+                    if _length(v) < cfg.rest_speed_mm_s:
                         s.still_frames += 1
                     else:
                         s.still_frames = 0
@@ -648,3 +649,9 @@ def _unit(v: np.ndarray) -> np.ndarray:
     """``v`` scaled to length 1 (zero stays zero)."""
     n = float(np.linalg.norm(v))
     return np.asarray(v, float) / n if n > 0 else np.zeros(2)
+
+
+def _length(v: np.ndarray) -> float:
+    """The length of a 2-vector (mm or mm/s): ``np.linalg.norm`` costs about ten times as
+    much on two numbers, and the tracker asks for several dozen a frame."""
+    return math.hypot(float(v[0]), float(v[1]))
