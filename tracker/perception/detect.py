@@ -49,10 +49,10 @@ GLYPH_MIN_EXTENT = 1.2
 #: ball radii fits in it and less than HOLE_BALL_RIM_SHARE of its outline borders other
 #: non-cloth: a ball's dark part too thin to hold a ball's core (its shaded side, the contact
 #: shadow between touching balls) lies against that ball's lit part or the ball it touches.
-#: Measured at the working scale: the 9-ball clearance's near corner pocket, two slivers of
-#: 0.09 and 0.13 radii bordering 3 % and 18 % other non-cloth; lab still 15's black 0.43
-#: radii; the contact shadows and shaded sides in the lab stills' jaws (without_halo 2.png)
-#: 0.18-0.30 radii bordering 38-82 %.
+#: Measured at the working scale (1 px round the patch): the 9-ball clearance's near corner
+#: pocket, two slivers of 0.08 and 0.12 radii bordering 0 % and 14 % other non-cloth; lab
+#: still 15's black 0.42 radii; the contact shadows and shaded sides in the jaws of
+#: without_halo 1.png and 2.png 0.18-0.30 radii bordering 45-85 %.
 HOLE_MIN_BALL_CORE_RADII = 0.3
 HOLE_BALL_RIM_SHARE = 1 / 3
 #: A ball's colour is the median over its centre's disc of the pixels no channel of which
