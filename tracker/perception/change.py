@@ -353,7 +353,7 @@ class ChangeGatedDetector:
 
 
 def _table_rect(detector: BallDetector) -> list[int] | None:
-    """The box (x0, y0, x1, y1, even, working-scale px) a full search of ``detector``'s
+    """The box (x0, y0, x1, y1, working-scale px; x0 and y0 even) a full search of ``detector``'s
     frames looks at: its table region's bounding box and :data:`FULL_MARGIN_R` radii round
     it; None when that is nearly the whole frame (the whole is searched)."""
     ys, xs = np.nonzero(detector.region)
