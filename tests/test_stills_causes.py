@@ -24,8 +24,7 @@ from calibration.table import STANDARD_TABLE as T
 from tracker.perception.detect import (
     CLASSES,
     BallDetector,
-    _off_bed_parts,
-    _pocket_slivers,
+    _pocket_parts,
     _uncovered_balls,
 )
 from tracker.synth.render import Renderer, RenderStyle
@@ -39,7 +38,11 @@ def _overhead() -> tuple[CameraModel, Calibration]:
 # ---------------------------------------------------------------- pocket holes and balls
 
 
-def test_only_dark_parts_that_open_off_the_bed_are_pocket_holes():
+def _radius(r: float):
+    return lambda p: np.full(len(p), r)
+
+
+def test_dark_parts_that_open_off_the_bed_are_the_pocket_a_black_on_it_is_not():
     import cv2
 
     bed = np.zeros((60, 80), np.uint8)
@@ -47,33 +50,64 @@ def test_only_dark_parts_that_open_off_the_bed_are_pocket_holes():
     holes = np.zeros_like(bed)
     cv2.circle(holes, (10, 10), 8, 1, -1)  # the hole, over the bed's corner
     cv2.circle(holes, (40, 35), 6, 1, -1)  # a black ball on the bed, cloth all round it
-    out = _off_bed_parts(holes, bed)
+    out = _pocket_parts(holes, bed, holes, _radius(8.0))
     assert out[10, 10] == 1 and out[14, 14] == 1  # the hole, its part on the bed too
     assert out[35, 40] == 0 and out[35, 45] == 0
-    assert _off_bed_parts(np.zeros_like(bed), bed).sum() == 0
+    assert _pocket_parts(np.zeros_like(bed), bed, holes, _radius(8.0)).sum() == 0
 
 
 def test_a_dark_sliver_with_cloth_round_it_is_the_pocket_one_against_a_ball_is_not():
     """A patch no disc of HOLE_MIN_BALL_CORE_RADII ball radii fits in, with cloth round it, is
     the pocket's (a sliver of its hole seen past the jaws), even wholly on the bed; a
-    ball-sized disc is not, nor a sliver against a ball (its shaded side, a contact shadow)."""
+    ball-sized disc is not, nor a sliver against a ball (its shaded side, a contact shadow)
+    more than HOLE_EDGE_REACH_RADII in from the bed's edge."""
     import cv2
 
     holes = np.zeros((60, 100), np.uint8)
+    bed = np.zeros_like(holes)
+    bed[2:, 2:] = 1  # everything here lies more than a radius in from the bed's edge
     cv2.ellipse(holes, (20, 20), (14, 14), 0, 0, 90, 1, 2)  # an arc 2 px thick
     cv2.circle(holes, (55, 40), 6, 1, -1)  # a black's dark part, radius 0.75 of a ball's
     cv2.ellipse(holes, (85, 30), (10, 10), 0, 90, 270, 1, 2)  # a crescent hugging a ball's side
     fg = holes.copy()
     cv2.circle(fg, (85, 30), 9, 1, -1)  # that ball's lit part
     r = 8.0
-    out = _pocket_slivers(holes, fg, lambda p: np.full(len(p), r))
+    out = _pocket_parts(holes, bed, fg, _radius(r))
     assert out[20, 34] == 1 and out[34, 20] == 1 and out[:, :40].sum() == holes[:, :40].sum()
     assert out[40, 55] == 0 and out[30, 75] == 0 and out[:, 40:].sum() == 0
     # with nothing beside it, the crescent is a sliver too
-    assert _pocket_slivers(holes, holes, lambda p: np.full(len(p), r))[30, 75] == 1
+    assert _pocket_parts(holes, bed, holes, _radius(r))[30, 75] == 1
     # where the ball is seen larger (a camera's near end), the disc is a sliver too
-    assert _pocket_slivers(holes, fg, lambda p: np.full(len(p), 4 * r))[40, 55] == 1
-    assert _pocket_slivers(np.zeros_like(holes), fg, lambda p: np.full(len(p), r)).sum() == 0
+    assert _pocket_parts(holes, bed, fg, _radius(4 * r))[40, 55] == 1
+
+
+def test_a_dark_cushion_face_the_bed_takes_in_is_the_pocket_even_beside_more_of_it():
+    """The calibrated bed takes in a few px of a cushion's dark face: in a pocket's zone that
+    strip is dark grey, thin, hugs the bed's edge and borders the rest of the face (non-cloth).
+    It is the pocket's, however much non-cloth it borders (synthetic overhead, bench seed 7:
+    left to the search, a player's arm reaching in over that corner joined it, was no longer
+    seen to come from outside the table and was split into a pink, a brown and a second black
+    over the real black, which was then called disturbed). The same strip a ball's width
+    further in, against a ball, is that ball's shaded side."""
+    r = 6.0
+    bed = np.zeros((80, 80), np.uint8)
+    bed[:, :60] = 1  # the bed's edge (a cushion) at x = 60
+    holes = np.zeros_like(bed)
+    holes[20:40, 56:60] = 1  # 4 px of dark face on the bed: 0.67 radii deep, 3.3 radii long
+    fg = holes.copy()
+    fg[10:70, 53:60] = 1  # the rest of the face the bed takes in: lighter, and past the zone
+    other = fg.astype(bool) & ~holes.astype(bool)
+    assert other[19:41, 55:61].sum() > 20  # (a third of the strip's outline and more)
+    out = _pocket_parts(holes, bed, fg, _radius(r))
+    assert out[20:40, 56:60].all()
+    # moved a ball's width in from the edge, against a ball's lit part: kept for the search
+    holes2 = np.zeros_like(bed)
+    holes2[20:40, 44:48] = 1
+    fg2 = holes2.copy()
+    fg2[20:40, 48:54] = 1
+    assert _pocket_parts(holes2, bed, fg2, _radius(r)).sum() == 0
+    # and with no non-cloth beside it, a sliver that far in is the pocket's still
+    assert _pocket_parts(holes2, bed, holes2, _radius(r))[20:40, 44:48].all()
 
 
 def _sliver_beside_the_corner(img: np.ndarray, cam: CameraModel, radius_mm: float) -> np.ndarray:

@@ -46,15 +46,24 @@ GLYPH_MIN_EXTENT = 1.2
 #: A dark greyish patch in a pocket's zone that lies wholly on the calibrated bed is the
 #: pocket's (a sliver of its hole or of the shadow under its rim, where the calibrated bed
 #: takes the pocket in), masked as fixture, when no disc of HOLE_MIN_BALL_CORE_RADII local
-#: ball radii fits in it and less than HOLE_BALL_RIM_SHARE of its outline borders other
-#: non-cloth: a ball's dark part too thin to hold a ball's core (its shaded side, the contact
-#: shadow between touching balls) lies against that ball's lit part or the ball it touches.
+#: ball radii fits in it and either it keeps within HOLE_EDGE_REACH_RADII of the bed's edge
+#: or less than HOLE_BALL_RIM_SHARE of its outline borders other non-cloth: a ball's dark
+#: part too thin to hold a ball's core (its shaded side, the contact shadow between touching
+#: balls) lies against that ball's lit part or the ball it touches, and reaches further in
+#: from the cushion than a ball's radius (a contact shadow lies about a radius from the
+#: cushion even between two balls touching it), where the dark face of a cushion that the
+#: calibrated bed takes in hugs the bed's edge and borders the rest of that face.
 #: Measured at the working scale (1 px round the patch): the 9-ball clearance's near corner
 #: pocket, two slivers of 0.08 and 0.12 radii bordering 0 % and 14 % other non-cloth; lab
 #: still 15's black 0.42 radii; the contact shadows and shaded sides in the jaws of
-#: without_halo 1.png and 2.png 0.18-0.30 radii bordering 45-85 %.
+#: without_halo 1.png and 2.png 0.18-0.30 radii bordering 45-85 %, the nearest of those
+#: bordering a third or more 1.19 radii in from the bed's edge; the cushion faces beside the
+#: corner pockets of the synthetic overhead view (the bench's seed 7, where a player's arm
+#: reaching in over that corner joined them and was split into balls) 0.27 radii thick, 0.8
+#: radii in from the edge, bordering 56-76 %.
 HOLE_MIN_BALL_CORE_RADII = 0.3
 HOLE_BALL_RIM_SHARE = 1 / 3
+HOLE_EDGE_REACH_RADII = 1.0
 #: A ball's colour is the median over its centre's disc of the pixels no channel of which
 #: reaches CLIPPED_LEVEL (8-bit): a core blown out by the lamps is white whatever the ball (a
 #: pink under a canopy of lamps read as a second cue ball: harder world, overhead 5; its rim
@@ -417,8 +426,7 @@ class BallDetector:
                     continue  # not this view (a cut to the crowd, a close-up)
                 always &= fo
             holes |= always
-        static = fg & ((1 - self.bed) | _off_bed_parts(holes, self.bed)
-                       | _pocket_slivers(holes, fg, self._working_radius_at))
+        static = fg & ((1 - self.bed) | _pocket_parts(holes, self.bed, fg, self._working_radius_at))
         # ... and, along the cushions, long thin non-cloth strips (a cushion face in shadow,
         # seen from a low camera at the far end): longer than three touching balls
         r = self.r_px * self.scale
@@ -1441,53 +1449,52 @@ def _faint_clearance(r: float) -> int:
     return max(3, int(4 * r) | 1)
 
 
-def _off_bed_parts(holes: np.ndarray, bed: np.ndarray) -> np.ndarray:
-    """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1)
-    that open off the bed (``bed``, 0/1): a pocket's hole and the shadow in its jaws lie
-    beyond the bed's edge and reach into it only from there; a dark patch wholly on the bed,
-    cloth all round it, is a ball (the black beside a corner pocket), not the pocket, unless
-    it is a sliver of the pocket (:func:`_pocket_slivers`)."""
-    holes = np.asarray(holes, np.uint8)
-    if not holes.any():
-        return holes
-    n, lab = cv2.connectedComponents(holes, connectivity=8)
-    opens = np.zeros(n, bool)
-    opens[np.unique(lab[(bed == 0) & (lab > 0)])] = True
-    return opens[lab].astype(np.uint8)
-
-
-def _pocket_slivers(holes: np.ndarray, fg: np.ndarray,
-                    radius: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
+def _pocket_parts(holes: np.ndarray, bed: np.ndarray, fg: np.ndarray,
+                  radius: Callable[[np.ndarray], np.ndarray]) -> np.ndarray:
     """The parts (uint8 0/1, same shape) of the dark pocket-zone mask ``holes`` (bool or 0/1,
-    working scale) that are slivers of the pocket, not a ball's part: no disc of
-    :data:`HOLE_MIN_BALL_CORE_RADII` ball radii fits in them and less than
-    :data:`HOLE_BALL_RIM_SHARE` of their outline borders other non-cloth (``fg``, 0/1, less
-    ``holes``). Left unmasked on the bed, such a sliver joins a ball rolling into the pocket
-    into one blob, split into that ball and a ghost. ``radius``: the local ball radius (N,)
-    working-scale px at points (N, 2) working-scale px."""
+    working scale) that are the pocket's, not a ball's part: those that open off the bed
+    (``bed``, 0/1: a pocket's hole and the shadow in its jaws lie beyond the bed's edge and
+    reach into it only from there), and the slivers wholly on the bed: no disc of
+    :data:`HOLE_MIN_BALL_CORE_RADII` ball radii fits in them and either they keep within
+    :data:`HOLE_EDGE_REACH_RADII` of the bed's edge or less than :data:`HOLE_BALL_RIM_SHARE`
+    of their outline borders other non-cloth (``fg``, 0/1, less ``holes``). A dark patch
+    wholly on the bed that holds a ball's core is a ball (the black beside a corner pocket).
+    Left unmasked, a sliver joins a ball rolling into the pocket, or an arm reaching in over
+    it, into one blob, split into balls. ``radius``: the local ball radius (N,) working-scale
+    px at points (N, 2) working-scale px."""
     holes = np.asarray(holes, np.uint8)
     if not holes.any():
         return holes
     n, lab, stats, cents = cv2.connectedComponentsWithStats(holes, connectivity=8)
+    inside = holes.astype(bool)
+    on_bed = np.asarray(bed, np.uint8)
+    opens = np.zeros(n, bool)
+    opens[np.unique(lab[(on_bed == 0) & inside])] = True
     # the widest disc inside each part: its radius is the part's deepest pixel's distance to
     # the nearest pixel outside it, less half a pixel (to that pixel's edge, not its centre)
     depth = cv2.distanceTransform(holes, cv2.DIST_L2, 5)
-    inside = holes.astype(bool)
     core = np.zeros(n)
     np.maximum.at(core, lab[inside], depth[inside])
     core -= 0.5
-    thin = core < HOLE_MIN_BALL_CORE_RADII * radius(cents)
+    # how far in from the bed's edge each part reaches (px)
+    from_edge = cv2.distanceTransform(on_bed, cv2.DIST_L2, 5)
+    reach = np.zeros(n)
+    np.maximum.at(reach, lab[inside], from_edge[inside])
+    r = radius(cents)
+    thin = (core < HOLE_MIN_BALL_CORE_RADII * r) & ~opens
     thin[0] = False
-    other = np.asarray(fg, bool) & ~holes.astype(bool)
+    other = np.asarray(fg, bool) & ~inside
     h, w = holes.shape
-    for k in np.nonzero(thin)[0]:
+    for k in np.nonzero(thin & (reach > HOLE_EDGE_REACH_RADII * r))[0]:
         x, y, ww, hh = stats[k, :4]
         x0, y0, x1, y1 = max(0, x - 1), max(0, y - 1), min(w, x + ww + 1), min(h, y + hh + 1)
         part = (lab[y0:y1, x0:x1] == k).astype(np.uint8)
         rim = cv2.dilate(part, np.ones((3, 3), np.uint8)).astype(bool) & ~part.astype(bool)
         if rim.any() and other[y0:y1, x0:x1][rim].mean() >= HOLE_BALL_RIM_SHARE:
             thin[k] = False  # against a ball: that ball's shaded side or a contact shadow
-    return thin[lab].astype(np.uint8)
+    pocket = opens | thin
+    pocket[0] = False
+    return pocket[lab].astype(np.uint8)
 
 
 #: A part of a blob of touching balls that the found circles (discs of a radius) leave
