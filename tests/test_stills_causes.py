@@ -4,7 +4,9 @@ crafted picture; the real stills themselves (third-party, read in place from ``.
 are checked last, skipped where that folder is absent.
 
 - a dark patch wholly on the bed, cloth all round it, is a ball, not a pocket's hole (lab
-  still 15: the black beside a corner pocket was masked as a fixture);
+  still 15: the black beside a corner pocket was masked as a fixture), but a thin sliver of
+  the pocket or a cushion face is the pocket's (the 9-ball clip's near corner pocket; the
+  synthetic overhead view's corner, where an arm joined such a strip and was split into balls);
 - two highlights are two balls (broadcast still 26: a red of the pack standing under a radius
   below the one behind it on screen was merged with it);
 - a circle split from a blob whose likeliest answer is "not a ball" is none (broadcast still
