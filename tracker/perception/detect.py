@@ -616,7 +616,7 @@ class BallDetector:
                           & ~self.static.astype(bool) & (self.pocket_zone == 0))
         on_rim = np.bincount(lab[self.rim], minlength=n)
         on_edge = np.bincount(lab[self._edge], minlength=n)
-        r_local = self.radius_at(cents / self.scale) * self.scale
+        r_local = self._working_radius_at(cents)
         centres: list[np.ndarray] = []
         in_cluster: list[bool] = []
         for k in range(1, n):
@@ -1492,9 +1492,7 @@ def _pocket_parts(holes: np.ndarray, bed: np.ndarray, fg: np.ndarray,
         rim = cv2.dilate(part, np.ones((3, 3), np.uint8)).astype(bool) & ~part.astype(bool)
         if rim.any() and other[y0:y1, x0:x1][rim].mean() >= HOLE_BALL_RIM_SHARE:
             thin[k] = False  # against a ball: that ball's shaded side or a contact shadow
-    pocket = opens | thin
-    pocket[0] = False
-    return pocket[lab].astype(np.uint8)
+    return (opens | thin)[lab].astype(np.uint8)
 
 
 #: A part of a blob of touching balls that the found circles (discs of a radius) leave
