@@ -65,8 +65,10 @@ def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
                       if k.startswith("perception.") and not k.startswith("perception.broadcast.")}
     good = evaluate.perception_metrics()
     assert evaluate.compare(good, perception_ref) == []
-    monkeypatch.setattr(detect, "FG_CHROMA", 90)  # most balls no longer stand out of the cloth
+    # no ball stands out of the cloth by chroma: a third of them are lost (at 90, most were,
+    # but the faint-ball search finds them and, since the disc fit of balls hardly differing
+    # from the cloth, places them well enough that no figure regresses)
+    monkeypatch.setattr(detect, "FG_CHROMA", 150)
     broken = evaluate.perception_metrics()
     regressions = evaluate.compare(broken, perception_ref)
-    # (the faint-ball search still finds most balls, off their centres: the positions regress)
     assert regressions and all(r.startswith("perception.") for r in regressions)

@@ -338,3 +338,73 @@ def test_a_blur_streak_is_one_candidate_outside_any_cluster(monkeypatch):
     near = np.linalg.norm(px - c, axis=1) < r
     assert len(px) == len(in_cluster) and near.sum() == 1
     assert not in_cluster[near][0]
+
+
+# ---------------------------------------------------------------- a ball of the cloth's colour
+
+
+def test_a_ball_of_the_cloths_colour_is_placed_by_its_colour_not_its_shadow():
+    """A green on a cloth of nearly its colour with a dark grey shadow cast beside it (a lamp
+    off to one side, as over the lab stills; the renderer draws contact shadows only, so the
+    shadow is painted): the ball hardly differs from the cloth (its share of the difference
+    under LOW_CONTRAST_SHARE), and the disc of its colour, not the centroid of the
+    difference, is the ball (main before this fix: 0.16 radii off, toward the shadow; the
+    shadow itself is taken for a ball here, and must not push the green away either)."""
+    cam, cal = _overhead()
+    green_mm = (600.0, 1200.0)
+    layout = {"green": green_mm, "white": (800.0, 1500.0), "red_01": (300.0, 2000.0),
+              "blue": (900.0, 1800.0)}
+    img = Renderer(cam, T, RenderStyle(seed=1, cloth_rgb=(0.10, 0.42, 0.30))).render(layout)
+    det = BallDetector(cal, scale=1.0)
+    det.learn_cloth(img)
+    det.learn_colours([img])
+    p = cam.project(np.array([[*green_mm, T.ball_radius]]))[0]
+    r = float(det.radius_at(p[None])[0])
+    yy, xx = np.mgrid[0:img.shape[0], 0:img.shape[1]]
+    ball = (xx - p[0]) ** 2 + (yy - p[1]) ** 2 <= r * r
+    shadow = ((xx - p[0] + 0.9 * r) ** 2 + (yy - p[1] + 0.5 * r) ** 2 <= (1.1 * r) ** 2) & ~ball
+    grey = img[shadow].astype(float).mean(1, keepdims=True)
+    img[shadow] = (0.6 * (0.3 * img[shadow] + 0.7 * grey)).astype(np.uint8)  # dark and grey
+
+    px, _, _ = det.candidates(img)
+    j = int(np.argmin(np.linalg.norm(px - p, axis=1)))
+    assert det._low_contrast[j]
+    d = det.detect(img)
+    j = int(np.argmin(np.linalg.norm(d.px - p, axis=1)))
+    assert CLASSES[d.cls[j]] == "green" and np.linalg.norm(d.px[j] - p) < 0.12 * r
+    # a red on the same cloth is no low-contrast ball: the centroid of its difference stays
+    red = cam.project(np.array([[300.0, 2000.0, T.ball_radius]]))
+    from tracker.perception.detect import LOW_CONTRAST_SHARE
+
+    assert det._refine_share(img, red)[1][0] >= LOW_CONTRAST_SHARE
+
+
+def test_real_greens_on_the_lab_cloth_are_placed_on_the_ball():
+    """The lab's green is teal on a teal cloth, its grey shadow cast beside it: each of three
+    lab stills' greens lies within 0.3 radii of its label (main before this fix: 0.37, 0.36 and
+    0.78 radii with the stills bench's calibration; 10.png's counted as not found)."""
+    import json
+
+    import cv2
+
+    from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
+    from tracker.perception.learned import make_detector
+
+    folder = _footage() / "overhead-lab-snooker" / "with_halo_2"
+    cases = [c for c in json.loads((folder / "testcases.json").read_text())["cases"]
+             if (folder / c["image"].split("/")[-1]).exists()]
+    imgs = {c["image"].split("/")[-1]: cv2.imread(str(folder / c["image"].split("/")[-1]))
+            for c in cases}
+    table = TableGeometry.of_size(1881, 943, 52.3)
+    cal = calibrate_image(imgs["10.png"], table)
+    for name in ("10.png", "20.png", "32.png"):
+        case = next(c for c in cases if c["image"].endswith("/" + name))
+        det = make_detector(cal, "auto", scale=1.0)
+        det.learn_cloth(imgs[name])
+        det.learn_colours([im for n, im in imgs.items() if n != name])
+        d = det.detect_constrained(imgs[name])
+        green = next(b for b in case["balls"] if b["type"] == "GREEN")
+        dist = np.linalg.norm(d.px - [green["pixelX"], green["pixelY"]], axis=1)
+        j = int(np.argmin(dist))
+        assert CLASSES[d.cls[j]] == "green" and dist[j] <= 0.3 * d.radius_px[j], (name, dist[j])

@@ -205,10 +205,10 @@ class ChangeGatedDetector:
             px, in_cluster, fg = d.candidates(frame)
         else:
             x0, y0, x1, y1 = rect = self.table_rect
-            px, in_cluster, fg_box, blobs, faint = self._search(frame, list(rect))
+            px, in_cluster, fg_box, blobs, flags = self._search(frame, list(rect))
             fg = np.zeros((d.small[1], d.small[0]), np.uint8)
             fg[y0:y1, x0:x1] = fg_box
-            d._blobs, d._faint = blobs, faint
+            d._blobs, (d._faint, d._low_contrast) = blobs, flags
         out = d.judge(frame, px, in_cluster, fg)
         self.ref, self.fg, self.last, self.since_full = thumb, fg, out, 0
         return out
@@ -254,7 +254,7 @@ class ChangeGatedDetector:
         r_small = d.r_px * s
         grow = max(2, int(2 * round(GROW_R * r_small / 2)))
         fg = self.fg.copy()
-        pxs, clusters, faints, blobs, done = [], [], [], [], []
+        pxs, clusters, flags, blobs, done = [], [], [], [], []
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
@@ -270,8 +270,8 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - step) if i < 2 else min((W, H)[i - 2], rect[i] + step)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs, faint = self._search(frame, rect, view, fg_box,
-                                                                    small_box)
+            px, in_cluster, fg_box, box_blobs, box_flags = self._search(
+                frame, rect, view, fg_box, small_box)
             x0, y0, x1, y1 = rect
             fg[y0:y1, x0:x1] = fg_box
             # only where this box's search is complete (boxes may overlap once grown)
@@ -279,13 +279,14 @@ class ChangeGatedDetector:
             ok = _inside(px * s, [inner])
             pxs.append(px[ok])
             clusters.append(in_cluster[ok])
-            faints.append(faint[ok])
+            flags.append(np.stack(box_flags)[:, ok])
             blobs += box_blobs
             done.append(inner)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
             return None
         d._blobs = blobs
-        d._faint = np.concatenate(faints) if faints else np.zeros(0, bool)
+        d._faint, d._low_contrast = (np.concatenate(flags, axis=1) if flags
+                                     else np.zeros((2, 0), bool))
         new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
                       np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
         inner = done
@@ -331,8 +332,8 @@ class ChangeGatedDetector:
     def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
                 fg: np.ndarray | None = None, small: np.ndarray | None = None):
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px, faint (N,):
-        found by the faint-ball search). ``view``, ``fg`` and ``small``: the box's view
+        foreground of the box, blobs of several balls in working-scale frame px, (faint (N,):
+        found by the faint-ball search, low_contrast (N,): hardly differing from the cloth)). ``view``, ``fg`` and ``small``: the box's view
         (:meth:`_view`) that has just found the box's foreground ``fg`` in its working-scale
         picture ``small`` (neither is made again)."""
         x0, y0, x1, y1 = rect
@@ -342,7 +343,8 @@ class ChangeGatedDetector:
         px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv],
                                              small, fg)
         blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs, view._faint
+        return (px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs,
+                (view._faint, view._low_contrast))
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""

@@ -64,6 +64,22 @@ GLYPH_MIN_EXTENT = 1.2
 HOLE_MIN_BALL_CORE_RADII = 0.3
 HOLE_BALL_RIM_SHARE = 1 / 3
 HOLE_EDGE_REACH_RADII = 1.0
+#: A ball's centre is the centroid of its pixels' difference from the cloth (:meth:`_refine`).
+#: That centroid is the ball's only when the ball makes most of the difference: where the
+#: weights within 1.15 radii of it add up to less than LOW_CONTRAST_SHARE of that disc, the
+#: ball is nearly the cloth's colour (a green on a blue-green cloth) and its grey shadow
+#: pulls the centroid toward it; once its colour is judged, such a ball is placed by fitting
+#: a disc of its radius to its colour instead (:meth:`BallDetector._fit_discs`): the disc,
+#: within DISC_FIT_REACH_RADII of the centroid, whose pixels are most like that colour
+#: rather than the local cloth, each pixel's vote clipped to DISC_FIT_CLIP (squared feature
+#: distance) so a highlight or a shadow counts no more than a pixel of plain cloth.
+#: Measured on the lab stills (every ball found within a radius of its label): the greens'
+#: shares 0.07-0.60, every other colour's 0.68 or more; the 14 labelled greens of
+#: with_halo_2 lay 0.23 radii from their labels (median; at most 0.78, counted as not
+#: found) by the centroid, 0.06 (at most 0.14) by the disc.
+LOW_CONTRAST_SHARE = 0.6
+DISC_FIT_REACH_RADII = 0.7
+DISC_FIT_CLIP = 0.3
 #: A ball's colour is the median over its centre's disc of the pixels no channel of which
 #: reaches CLIPPED_LEVEL (8-bit): a core blown out by the lamps is white whatever the ball (a
 #: pink under a canopy of lamps read as a second cue ball: harder world, overhead 5; its rim
@@ -358,6 +374,9 @@ class BallDetector:
         self._blobs: list[tuple[int, int, np.ndarray, float]] = []
         #: which of the last candidates came from the faint-ball search (:meth:`_faint_balls`)
         self._faint = np.zeros(0, bool)
+        #: which of the last candidates hardly differ from the cloth (:data:`LOW_CONTRAST_SHARE`):
+        #: placed by their colour once it is judged (:meth:`_fit_discs`)
+        self._low_contrast = np.zeros(0, bool)
         #: search for balls whose colour is close to the cloth's (:meth:`_faint_balls`)
         self.search_faint = True
         #: with the classifier, also search blobs of several balls for balls the candidates
@@ -665,9 +684,14 @@ class BallDetector:
         faint = (self._faint_balls(small, fg, lab, stats, centres) if self.search_faint
                  else np.zeros((0, 2)))
         self._faint = np.array([False] * len(centres) + [True] * len(faint), bool)
+        self._low_contrast = np.zeros(len(self._faint), bool)
         if not centres and not len(faint):
             return np.zeros((0, 2)), np.zeros(0, bool), fg
-        px = self._refine(frame, np.array(centres) / self.scale) if centres else np.zeros((0, 2))
+        px, share = (self._refine_share(frame, np.array(centres) / self.scale) if centres
+                     else (np.zeros((0, 2)), np.zeros(0)))
+        # (a faint ball differs from the cloth too little to make the mask: low contrast)
+        self._low_contrast[:len(px)] = share < LOW_CONTRAST_SHARE
+        self._low_contrast[len(px):] = True
         if len(faint):
             px = np.concatenate([px, self._refine_faint(frame, faint / self.scale)])
         return px, np.array(in_cluster + [False] * len(faint), bool), fg
@@ -800,7 +824,11 @@ class BallDetector:
             keep &= ~(doubtful & (self._cost(feats).min(1) > self.cluster_max_cost))
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
-        out = self._detections(px, probs.argmax(1), probs.max(1), probs, feats)
+        cls = probs.argmax(1)
+        if self.colours_learned and len(self._low_contrast) == len(keep):
+            # a ball nearly the cloth's colour: placed by its colour, not its shadow
+            px = self._fit_discs(frame, px, cls, self._low_contrast[keep])
+        out = self._detections(px, cls, probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
 
@@ -1066,10 +1094,20 @@ class BallDetector:
         return inside | near.any(axis=1)
 
     def _refine(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
+        """Sub-pixel centres (N, 2) of the balls near ``px`` (N, 2): see :meth:`_refine_share`."""
+        return self._refine_share(frame, px)[0]
+
+    def _refine_share(self, frame: np.ndarray, px: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Sub-pixel centres: the centroid of the non-cloth pixels within 1.15 radii, at full
-        resolution, weighted by how far from the cloth colour they are."""
+        resolution, weighted (0..1) by how far from the cloth colour they are.
+
+        Returns:
+            (centres (N, 2) full-resolution px, share (N,): the weights' sum over the disc of
+            1.15 radii round the last centroid, as a share of that disc's pixels; 1 where
+            the disc is cut by the frame's edge or holds almost no weight (no refinement))."""
         h, w = frame.shape[:2]
         out = px.copy()
+        share = np.ones(len(px))
         radii = self.radius_at(px)
         mh, mw = self.cloth_map.shape[:2]
         for i, (x, y) in enumerate(px):
@@ -1104,7 +1142,8 @@ class BallDetector:
                 xx = np.arange(x0, x1)[None, :]
                 yy = np.arange(y0, y1)[:, None]
                 d_own = (xx - x) ** 2 + (yy - y) ** 2
-                wgt *= d_own <= own
+                in_disc = d_own <= own
+                wgt *= in_disc
                 # in a cluster, a pixel nearer another ball's centre belongs to that ball
                 for j in np.nonzero(np.abs(out[:, 0] - x) + np.abs(out[:, 1] - y) < 3 * r)[0]:
                     if j != i:
@@ -1112,8 +1151,57 @@ class BallDetector:
                 s = wgt.sum()
                 if s < 1:
                     break
+                share[i] = s / max(1, int(in_disc.sum()))
                 x, y = (wgt * xx).sum() / s, (wgt * yy).sum() / s
             out[i] = (x, y)
+        return out, share
+
+    def _fit_discs(self, frame: np.ndarray, px: np.ndarray, cls: np.ndarray,
+                   which: np.ndarray) -> np.ndarray:
+        """Centres (N, 2) with those marked by ``which`` (N,) moved to the disc of their local
+        radius, within :data:`DISC_FIT_REACH_RADII` of where they were, whose pixels are most
+        like their class ``cls`` (N,) (indices into :data:`CLASSES`) rather than the local
+        cloth: per pixel, squared feature distance to the cloth minus that to the class
+        prototype, clipped to :data:`DISC_FIT_CLIP`; a pixel nearer another centre and more
+        like that one's class belongs to that ball (a blue touching the green; not the dark
+        shadow beside it, should that have been taken for a ball too). Full-resolution px; to a tenth of a pixel (a parabola through the best
+        disc and its neighbours)."""
+        out = px.copy()
+        h, w = frame.shape[:2]
+        radii = self.radius_at(px)
+        mh, mw = self.cloth_map.shape[:2]
+        for i in np.nonzero(which)[0]:
+            r = float(radii[i])
+            reach = DISC_FIT_REACH_RADII * r
+            H = int(np.ceil(r + reach)) + 2
+            x, y = int(round(px[i, 0])), int(round(px[i, 1]))
+            if x - H < 0 or y - H < 0 or x + H >= w or y + H >= h:
+                continue
+            patch = frame[y - H:y + H + 1, x - H:x + H + 1]
+            f = _feature(patch.reshape(-1, 3)).reshape(patch.shape[0], patch.shape[1], -1)
+            lab = self.cloth_map[min(mh - 1, int(y * self.scale)), min(mw - 1, int(x * self.scale))]
+            cloth_bgr = cv2.cvtColor(np.clip(lab, 0, 255).astype(np.uint8).reshape(1, 1, 3),
+                                     cv2.COLOR_LAB2BGR)
+            cloth = _feature(cloth_bgr.reshape(1, 3))[0]
+            own = ((f - self.protos[cls[i]]) ** 2).sum(-1)
+            vote = np.clip(((f - cloth) ** 2).sum(-1) - own, -DISC_FIT_CLIP, DISC_FIT_CLIP)
+            vote = vote.astype(np.float32)
+            yy, xx = np.mgrid[y - H:y + H + 1, x - H:x + H + 1]
+            d_own = (xx - px[i, 0]) ** 2 + (yy - px[i, 1]) ** 2
+            for j in np.nonzero(np.abs(px[:, 0] - px[i, 0]) + np.abs(px[:, 1] - px[i, 1]) < 4 * r)[0]:
+                if j != i:  # (of the same class: every pixel nearer it)
+                    nearer = (xx - px[j, 0]) ** 2 + (yy - px[j, 1]) ** 2 < d_own
+                    if cls[j] != cls[i]:
+                        nearer &= ((f - self.protos[cls[j]]) ** 2).sum(-1) < own
+                    vote[nearer] = -DISC_FIT_CLIP
+            k = int(np.ceil(r))
+            dy, dx = np.mgrid[-k:k + 1, -k:k + 1]
+            disc = np.clip(r + 0.5 - np.hypot(dx, dy), 0, 1).astype(np.float32)  # anti-aliased
+            score = cv2.filter2D(vote, -1, disc / disc.sum(), borderType=cv2.BORDER_REPLICATE)
+            score[d_own > reach * reach] = -np.inf
+            iy, ix = np.unravel_index(int(np.argmax(score)), score.shape)
+            out[i] = (xx[iy, ix] + _vertex(score[iy, ix - 1:ix + 2]),
+                      yy[iy, ix] + _vertex(score[iy - 1:iy + 2, ix]))
         return out
 
     def _colour_features(self, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
@@ -1297,6 +1385,15 @@ class BallDetector:
         if not found_px:
             return det
         px = np.array(found_px, float)
+        # a ball hardly differing from the cloth (a green on a blue-green cloth: what this
+        # search is for): its colour's centroid leans toward its lit side, so it is placed
+        # by the disc of its colour (a black in a pocket's jaws is not: its disc would take
+        # in the hole)
+        n = len(det)
+        low = self._refine_share(frame, px)[1] < LOW_CONTRAST_SHARE
+        px = self._fit_discs(frame, np.concatenate([det.px, px]),
+                             np.concatenate([det.cls, found_cls]).astype(int),
+                             np.r_[np.zeros(n, bool), low])[n:]
         probs = np.zeros((len(px), len(CLASSES)))
         probs[np.arange(len(px)), found_cls] = 1.0
         return self._merge(det, self._detections(px, np.array(found_cls), np.full(len(px), 0.5),
@@ -1427,6 +1524,19 @@ def _held_colours_removed(probs: np.ndarray, hold: float = UNIQUE_HOLD_PROB) -> 
             out[others, k] = 0.0
     out /= np.maximum(out.sum(1, keepdims=True), 1e-9)
     return out.astype(probs.dtype)
+
+
+def _vertex(three: np.ndarray) -> float:
+    """Offset (px, within half a pixel) of the top of the parabola through three values
+    a pixel apart, from the middle one; 0 where they are not three finite values with the
+    middle one highest."""
+    if len(three) != 3 or not np.isfinite(three).all():
+        return 0.0
+    a, b, c = (float(v) for v in three)
+    den = a - 2 * b + c
+    if den >= 0 or b < a or b < c:
+        return 0.0
+    return float(np.clip(0.5 * (a - c) / den, -0.5, 0.5))
 
 
 def _peaks(dist: np.ndarray, min_value: float, min_sep: float) -> list[np.ndarray]:
