@@ -825,9 +825,10 @@ class BallDetector:
         px, feats = px[keep], feats[keep]
         probs = self._probs(feats)
         cls = probs.argmax(1)
-        if self.colours_learned and len(self._low_contrast) == len(keep):
+        low = self._low_contrast[keep] if len(self._low_contrast) == len(keep) else keep[:0]
+        if self.colours_learned and low.any():
             # a ball nearly the cloth's colour: placed by its colour, not its shadow
-            px = self._fit_discs(frame, px, cls, self._low_contrast[keep])
+            px = self._fit_discs(frame, px, cls, low)
         out = self._detections(px, cls, probs.max(1), probs, feats)
         out.occupancy = self._occupancy(fg)
         return out[self.can_hold(out.mm)]
