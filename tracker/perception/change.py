@@ -333,9 +333,10 @@ class ChangeGatedDetector:
                 fg: np.ndarray | None = None, small: np.ndarray | None = None):
         """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
         foreground of the box, blobs of several balls in working-scale frame px, (faint (N,):
-        found by the faint-ball search, low_contrast (N,): hardly differing from the cloth)). ``view``, ``fg`` and ``small``: the box's view
-        (:meth:`_view`) that has just found the box's foreground ``fg`` in its working-scale
-        picture ``small`` (neither is made again)."""
+        found by the faint-ball search, low_contrast (N,): hardly differing from the cloth)).
+        ``view``, ``fg`` and ``small``: the box's view (:meth:`_view`) that has just found the
+        box's foreground ``fg`` in its working-scale picture ``small`` (neither is made
+        again)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
         if view is None or fg is None or small is None:

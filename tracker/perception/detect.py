@@ -1165,8 +1165,8 @@ class BallDetector:
         cloth: per pixel, squared feature distance to the cloth minus that to the class
         prototype, clipped to :data:`DISC_FIT_CLIP`; a pixel nearer another centre and more
         like that one's class belongs to that ball (a blue touching the green; not the dark
-        shadow beside it, should that have been taken for a ball too). Full-resolution px; to a tenth of a pixel (a parabola through the best
-        disc and its neighbours)."""
+        shadow beside it, should that have been taken for a ball too). Full-resolution px,
+        to a tenth of a pixel (a parabola through the best disc and its neighbours)."""
         out = px.copy()
         h, w = frame.shape[:2]
         radii = self.radius_at(px)
