@@ -42,6 +42,7 @@ from calibration.table import TableGeometry  # noqa: E402
 from tracker import balls as B  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
 from tracker.footage_eval import POOL_TABLE_MM, footage  # noqa: E402
+from tracker.footage_split import load_split, split_of  # noqa: E402
 
 LABELS = ROOT / "bench" / "labels" / "real_clips.json"
 SECTION = "Real clips through process"
@@ -160,13 +161,15 @@ def main(argv: list[str] | None = None) -> int:
         keep = set(args.clips.split(","))
         clips = [c for c in clips if c[1] in keep]
     rows = []
+    split_table = load_split()
     t_all = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         for k, (group, name, path) in enumerate(clips):
             got = run_clip(group, path, Path(tmp) / f"run{k}")
             truth = labelled_pots(root, group, name, eye)
             row = {"group": group, "clip": name, "truth": truth, **got,
-                   "right": judge(truth["pots"], got)}
+                   "right": judge(truth["pots"], got),
+                   "split": split_of(str(path.relative_to(root)), split_table)}
             rows.append(row)
             print(json.dumps({k: v for k, v in row.items() if k != "calls"}, default=str), flush=True)
     took = time.perf_counter() - t_all
@@ -176,6 +179,7 @@ def main(argv: list[str] | None = None) -> int:
     dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
                            capture_output=True, text=True).stdout.strip()
     summary = {"broadcast_right": sum(bool(r["right"]) for r in b), "broadcast_clips": len(b),
+               "by_split": by_split(rows),
                "seconds": round(took), "date": str(datetime.date.today()),
                "commit": commit + ("+changes" if dirty else ""),
                "machine": f"{platform.machine()} with {os.cpu_count()} cores",
@@ -186,6 +190,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.write_doc:
         replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(rows, summary))
     return 0
+
+
+def by_split(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """Labelled clips right per split of the footage (docs/SPLIT.md): ``{split: {"labelled",
+    "right", "broadcast_labelled", "broadcast_right"}}``."""
+    out = {}
+    for split in ("dev", "test"):
+        mine = [r for r in rows if r.get("split") == split and r["right"] is not None]
+        b = [r for r in mine if r["group"] == "broadcast"]
+        out[split] = {"labelled": len(mine), "right": sum(bool(r["right"]) for r in mine),
+                      "broadcast_labelled": len(b),
+                      "broadcast_right": sum(bool(r["right"]) for r in b)}
+    return out
 
 
 def doc_section(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
@@ -201,26 +218,40 @@ def doc_section(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
              f"**Broadcast clips 1-12: {summary['broadcast_right']} of {summary['broadcast_clips']} "
              "right** (the labelled pot called as a stroke with that ball potted and no other "
              "pot; clip 2, no pot: nothing potted).", "",
+             *_split_lines(summary),
              "Refereed = frames the view monitor accepted as the main view (the rest: cuts, "
              "close-ups, frames before a table was found). Labels: broadcast clips from "
              "`clips/ground-truth`; the 9-ball clearance from its `pots_gt.json` (pots counted, "
              "balls not told apart on a pool table); the others by eye "
              "(`bench/labels/real_clips.json` says how).", "",
-             "| clip | labelled pots | refereed frames | strokes | pots called (ball, pocket, s) | "
-             "in-off | calls | right | error |", "|---|---|---|---|---|---|---|---|---|"]
+             "| clip | split | labelled pots | refereed frames | strokes | pots called (ball, pocket, s) | "
+             "in-off | calls | right | error |", "|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         truth = r["truth"]["pots"]
         lab = "–" if truth is None else (", ".join(truth) or "none")
         if "error" in r:
-            lines.append(f"| {r['group']}/{r['clip']} | {lab} | – | – | – | – | – | no | "
+            lines.append(f"| {r['group']}/{r['clip']} | {r.get('split')} | {lab} | – | – | – | – | – | no | "
                          f"{r['error'][:120]} |")
             continue
         pots = ", ".join(f"{b} {p} {t}" for b, p, t, _ in r["pots"]) or "none"
         right = {True: "yes", False: "no", None: "–"}[r["right"]]
-        lines.append(f"| {r['group']}/{r['clip']} | {lab} | {r['refereed']}/{r['frames']} "
+        lines.append(f"| {r['group']}/{r['clip']} | {r.get('split')} | {lab} | {r['refereed']}/{r['frames']} "
                      f"({r['refereed_share']:.0%}) | {r['strokes']} | {pots} | {r['in_off']} | "
                      f"{' '.join(r['calls']) or '–'} | {right} | |")
     return "\n".join(lines) + "\n"
+
+
+def _split_lines(summary: dict[str, Any]) -> list[str]:
+    """The development and test split side by side (docs/SPLIT.md)."""
+    sp = summary.get("by_split")
+    if not sp:
+        return []
+    lines = ["| split | broadcast clips right | every labelled clip right |", "|---|---|---|"]
+    for split in ("dev", "test"):
+        r = sp[split]
+        lines.append(f"| {split} | {r['broadcast_right']} of {r['broadcast_labelled']} | "
+                     f"{r['right']} of {r['labelled']} |")
+    return [*lines, ""]
 
 
 if __name__ == "__main__":

@@ -1,71 +1,140 @@
-"""The two real-stills bars of issue 13, and nothing else (a minute per detector).
+"""The real stills, development and test split side by side (about a minute per detector).
 
-    .venv/bin/python bench/stills.py [colour] [learned] [auto]     (default: auto)
+    .venv/bin/python bench/stills.py [colour] [learned] [auto] [--write-doc]   (default: auto)
 
 Per detector: the broadcast stills (``../shared/footage/broadcast-snooker/stills``) counted
 per colour against their labels, with every still whose count is off and by how much; the
 overhead lab stills (``overhead-lab-snooker``) found with the right colour, with every ball
-missed or misread. The same functions as bench/real_footage.py and bench/learned.py
-(:mod:`tracker.footage_eval`), without the clips. Prints a report; writes nothing.
+missed or misread. Each figure for the development and the test split of the footage
+(:mod:`tracker.footage_split`, docs/SPLIT.md) side by side, and both together. The functions are
+:mod:`tracker.footage_eval`'s. Prints a report; writes docs/metrics-stills.json always and, with
+``--write-doc``, the "Real stills" section of docs/ACCURACY.md (the first detector named).
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import platform
 import subprocess
 import sys
 import time
 from pathlib import Path
-
-from tracker.footage_eval import broadcast_stills, footage, lab_stills
-from tracker.perception.learned import DETECTORS
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tracker.evaluate import replace_section  # noqa: E402
+from tracker.footage_eval import (  # noqa: E402
+    broadcast_stills,
+    footage,
+    lab_by_split,
+    lab_stills,
+    stills_by_split,
+)
+from tracker.footage_split import load_split, split_of  # noqa: E402
+from tracker.perception.learned import DETECTORS  # noqa: E402
+
+SECTION = "Real stills (development and test)"
 
 
-def report(detector: str) -> list[str]:
-    """The report lines of one detector."""
+def measure(detector: str) -> dict[str, Any]:
+    """Both sets of stills with one detector, per split."""
     t0 = time.perf_counter()
     st = broadcast_stills(detector=detector)
     lab = lab_stills(detector=detector)
-    took = time.perf_counter() - t0
-    n = st["calibrated"]
-    out = [f"## {detector} ({took:.0f} s)", "",
-           f"Broadcast stills: {n} of {st['stills']} calibrated; every count exact on "
-           f"{st['all_counts_exact']}, the total on {st['total_exact']}; {st['balls_seen']} balls "
-           f"counted against {st['balls_truth']} labelled, {st['abs_count_error']} count errors.", "",
-           "| colour | stills with the count exact |", "|---|---|"]
-    out += [f"| {c} | {k} / {n} |" for c, k in st["per_colour_exact"].items()]
+    return {"detector": detector, "seconds": round(time.perf_counter() - t0),
+            "broadcast": {**stills_by_split(st["rows"]),
+                          "all": {k: v for k, v in st.items() if k != "rows"}},
+            "broadcast_off": _counts_off(st["rows"]),
+            "lab": {s: {**lab_by_split(v["per_image"]),
+                        "all": {k: x for k, x in v.items() if k != "per_image"}}
+                    for s, v in lab.items()}}
+
+
+def _counts_off(rows: list[dict[str, Any]]) -> list[str]:
+    """Each still whose count is off: ``N.jpg (split) colour +k, ...``."""
+    table = load_split()
     off = []
-    for r in st["rows"]:
+    for r in rows:
         if r["seen"] is None:
             continue
         diff = {c: r["seen"][c] - r["truth"][c] for c in r["truth"] if r["seen"][c] != r["truth"][c]}
         if diff:
-            off.append(f"{r['still']}.jpg " + ", ".join(f"{c} {d:+d}" for c, d in diff.items()))
-    out += ["", "Counts off: " + ("; ".join(off) if off else "none") + ".", ""]
-    for s, v in lab.items():
-        right = v["colour_right"] if v["colour_right"] is not None else v["found"]
-        what = "found with the right colour" if v["colour_right"] is not None else "found"
-        out.append(f"Lab stills `{s}`: {what} {right} of {v['balls']} ({right / v['balls']:.2%}), "
-                   f"extra detections {v['extra_detections']}; missed or misread: "
-                   + ("; ".join(v["misses"]) if v["misses"] else "none") + ".")
-    return out + [""]
+            split = split_of(f"broadcast-snooker/stills/{r['still']}.jpg", table)
+            off.append(f"{r['still']}.jpg ({split}) " + ", ".join(f"{c} {d:+d}" for c, d in diff.items()))
+    return off
 
 
-def main() -> None:
+def _share(k: int | None, n: int) -> str:
+    return "-" if k is None else (f"{k} / {n} ({k / n:.1%})" if n else "0 / 0")
+
+
+def section(m: dict[str, Any], run: dict[str, str]) -> str:
+    """The ACCURACY.md section from one detector's measurement."""
+    b = m["broadcast"]
+    lines = [f"## {SECTION}", "",
+             f"Measured {run['date']} on {run['machine']}, commit `{run['commit']}`, by "
+             f"`{run['command']}` ({m['seconds']} s), detector `{m['detector']}`. Split: "
+             "docs/SPLIT.md (test: run only to report, never tuned on).", "",
+             "Broadcast stills (`broadcast-snooker/stills`, balls counted per colour against the "
+             "labels; a still counts where it calibrates automatically):", "",
+             "| split | stills | calibrated | every colour's count exact | total exact | "
+             "count errors (balls) |", "|---|---|---|---|---|---|"]
+    for split in ("dev", "test", "all"):
+        r = b[split]
+        lines.append(f"| {split} | {r['stills']} | {r['calibrated']} | "
+                     f"{_share(r['all_counts_exact'], r['calibrated'])} | "
+                     f"{_share(r['total_exact'], r['calibrated'])} | {r['abs_count_error']} of "
+                     f"{r['balls_truth']} |")
+    lines += ["", "Counts off: " + ("; ".join(m["broadcast_off"]) or "none") + ".", "",
+              "Overhead lab stills (`overhead-lab-snooker`; found = within 0.6 radii of the "
+              "labelled pixel; colours learned from the set's other stills):", "",
+              "| set | split | images | balls | found | right colour | extra detections | "
+              "error vs labelled mm, median |", "|---|---|---|---|---|---|---|---|"]
+    for s, v in m["lab"].items():
+        for split in ("dev", "test", "all"):
+            r = v[split]
+            mm = r.get("mm_median")
+            lines.append(f"| {s} | {split} | {r['images']} | {r['balls']} | "
+                         f"{_share(r['found'], r['balls'])} | "
+                         f"{_share(r['colour_right'], r['balls'])} | {r['extra_detections']} | "
+                         f"{'-' if mm is None else f'{mm:.1f}'} |")
+    for s, v in m["lab"].items():
+        misses = v["all"]["misses"]
+        lines.append("")
+        lines.append(f"`{s}` missed or misread: " + ("; ".join(misses) if misses else "none") + ".")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    write = "--write-doc" in args
+    kinds = [a for a in args if a != "--write-doc"] or ["auto"]
     if footage() is None:
         print("real stills: ../shared/footage not present, skipped")
-        return
-    kinds = sys.argv[1:] or ["auto"]
+        return 0
     bad = [k for k in kinds if k not in DETECTORS]
     if bad:
         sys.exit(f"bench/stills.py: unknown detector {bad[0]!r}: use {', '.join(DETECTORS)}")
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
-    print(f"# Real stills at commit {commit}\n")
-    for k in kinds:
-        print("\n".join(report(k)))
+    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                           capture_output=True, text=True).stdout.strip()
+    run = {"date": str(datetime.date.today()), "commit": commit + ("+changes" if dirty else ""),
+           "machine": f"{platform.machine()} with {os.cpu_count()} cores",
+           "command": "python bench/stills.py " + " ".join(args)}
+    results = [measure(k) for k in kinds]
+    for m in results:
+        print(section(m, run))
+    (ROOT / "docs" / "metrics-stills.json").write_text(json.dumps(
+        {"run": run, "results": results}, indent=1, default=str))
+    if write:
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, section(results[0], run))
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

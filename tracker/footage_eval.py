@@ -96,7 +96,9 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
         mm_err: list[float] = []
         det_err: list[float] = []
         misses: list[str] = []
+        per_image: list[dict[str, Any]] = []
         for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
+            before = (balls, found, colour_right, extra, len(mm_err))
             det = make_detector(cal, detector, scale=1.0)
             det.learn_cloth(img)
             det.learn_colours([im for j, im in enumerate(imgs) if j != i])
@@ -127,6 +129,11 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
                         misses.append(f"{case['image'].split('/')[-1]} {b['type'].lower()} read as "
                                       f"{CLASSES[d.cls[j]]}")
             extra += len(d) - len(used)
+            per_image.append({
+                "image": f"overhead-lab-snooker/{folder}/{case['image'].split('/')[-1]}",
+                "balls": balls - before[0], "found": found - before[1],
+                "colour_right": colour_right - before[2] if coloured else None,
+                "extra_detections": extra - before[3], "mm": mm_err[before[4]:]})
         out[folder] = {
             "images": len(imgs), "calibrated": len(cals[folder]), "balls": balls, "found": found,
             "colour_right": colour_right if coloured else None, "extra_detections": extra,
@@ -136,7 +143,28 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
             "detection_mm_median": float(np.median(det_err)) if det_err else None,
             "detection_mm_p95": float(np.percentile(det_err, 95)) if det_err else None,
             "calibration_fit_mm": cal.fit_error_mm["median"], "misses": misses,
+            "per_image": per_image,
         }
+    return out
+
+
+def lab_by_split(per_image: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """A lab set's per-image rows (:func:`lab_stills`'s ``per_image``) added up per split of
+    the footage (``dev``, ``test``; :mod:`tracker.footage_split`)."""
+    from tracker.footage_split import load_split, split_of
+
+    table = load_split()
+    out: dict[str, dict[str, Any]] = {}
+    for split in ("dev", "test"):
+        rows = [r for r in per_image if split_of(r["image"], table) == split]
+        mm = [e for r in rows for e in r["mm"]]
+        coloured = all(r["colour_right"] is not None for r in rows)
+        out[split] = {
+            "images": len(rows), "balls": sum(r["balls"] for r in rows),
+            "found": sum(r["found"] for r in rows),
+            "colour_right": sum(r["colour_right"] for r in rows) if coloured else None,
+            "extra_detections": sum(r["extra_detections"] for r in rows),
+            "mm_median": float(np.median(mm)) if mm else None}
     return out
 
 
@@ -187,6 +215,27 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
         "abs_count_error": sum(abs(r["seen"][c] - r["truth"][c]) for r in done for c in CLASSES),
         "rows": rows,
     }
+
+
+def stills_by_split(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
+    """The broadcast stills' rows (:func:`broadcast_stills`'s ``rows``) added up per split of
+    the footage: stills, calibrated, every count exact, the total exact, count errors."""
+    from tracker.footage_split import load_split, split_of
+
+    table = load_split()
+    out: dict[str, dict[str, Any]] = {}
+    for split in ("dev", "test"):
+        rows_s = [r for r in rows
+                  if split_of(f"broadcast-snooker/stills/{r['still']}.jpg", table) == split]
+        done = [r for r in rows_s if r["seen"] is not None]
+        out[split] = {
+            "stills": len(rows_s), "calibrated": len(done),
+            "all_counts_exact": sum(r["seen"] == r["truth"] for r in done),
+            "total_exact": sum(sum(r["seen"].values()) == sum(r["truth"].values()) for r in done),
+            "balls_truth": sum(sum(r["truth"].values()) for r in done),
+            "abs_count_error": sum(abs(r["seen"][c] - r["truth"][c]) for r in done
+                                   for c in r["truth"])}
+    return out
 
 
 def broadcast_clips(base: Path | None = None, clips: list[int] | None = None,
