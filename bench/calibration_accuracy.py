@@ -133,6 +133,7 @@ def lab() -> dict | None:
     for folder in ("with_halo_2", "without_halo"):
         cases = json.loads((base / folder / "testcases.json").read_text())["cases"]
         errs, found, tried, reps = [], 0, 0, []
+        per_image: list[dict] = []
         for c in cases:
             p = base / folder / c["image"].split("/")[-1]
             if not p.exists():
@@ -148,9 +149,12 @@ def lab() -> dict | None:
             # truth frame: origin at the table centre, x along the long axis toward the top
             # end, y toward the left of a player at baulk
             mm = np.array([[T.width / 2 - b["y"], b["x"] + T.length / 2] for b in c["balls"]])
-            errs.extend(np.linalg.norm(cal.ball_to_table(px) - mm, axis=1).tolist())
+            e = np.linalg.norm(cal.ball_to_table(px) - mm, axis=1).tolist()
+            errs.extend(e)
+            per_image.append({"image": str(p.relative_to(FOOTAGE)), "errs": e,
+                              "reported": cal.accuracy.get("reported_mm")})
         out[folder] = {"images": tried, "calibrated": found, "errs": errs,
-                       "reported": [v for v in reps if v is not None]}
+                       "reported": [v for v in reps if v is not None], "per_image": per_image}
     return out
 
 
