@@ -278,14 +278,14 @@ def broadcast_clips(base: Path | None = None, clips: list[int] | None = None,
             "yes_truth": sum(r["truth"][0].upper() == "YES" for r in rows), "rows": rows}
 
 
-def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "auto"
-                     ) -> dict[str, Any] | None:
+def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "auto",
+                     clips: list[int] | None = None) -> dict[str, Any] | None:
     """Ball centres on the broadcast clips against the labelled boxes of two balls per clip
     (``clips/tracks/ground-truth``): every ``step``-th frame, the detection nearest each box's
     centre (within 10 px) and its pixel offset. The boxes are whole-pixel and hand-drawn
     around the ball, so this bounds the detector's error on real TV pictures at about a pixel;
     the mean offset shows a systematic lean (the shading under a ball pulls its centroid toward
-    where it touches the cloth)."""
+    where it touches the cloth). ``clips``: these clip numbers only (default: all)."""
     import cv2
 
     from calibration.finder import TableNotFound
@@ -303,6 +303,8 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
     labelled = 0
     for video in sorted(folder.glob("*.mp4"), key=lambda p: int(p.stem)):
         n = int(video.stem)
+        if clips is not None and n not in clips:
+            continue
         cap = cv2.VideoCapture(str(video))
         frames = _sample(cap, int(cap.get(cv2.CAP_PROP_FRAME_COUNT)), 8)
         try:
