@@ -190,7 +190,6 @@ def stills() -> list[tuple[str, str]]:
 
 def main() -> None:
     syn = synthetic()
-    labres = lab()
     st = stills()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
                             text=True).stdout.strip()
@@ -215,28 +214,8 @@ def main() -> None:
                      f"{np.median(r['spot']) if r['spot'] else float('nan'):.2f} | "
                      f"{sum(r['ok'])}/{len(r['ok'])} | {np.median(rep) if rep else float('nan'):.1f} |")
     lines += ["", "Bars (issue): corner median ≤ 0.5 px; ball ≤ 2 mm overhead, ≤ 6 mm broadcast.", ""]
-    if labres is None:
-        lines.append("Real overhead lab images: `../shared/footage` not present, skipped.")
-    else:
-        lines += ["Real overhead lab images (`../shared/footage/overhead-lab-snooker`, table "
-                  "1881 × 943 mm, automatic calibration with the table size given): the "
-                  "ground-truth pixel positions of the balls mapped to the table and compared "
-                  "with the ground-truth mm.", "",
-                  "| set | images | calibrated | balls | error median (mm) | p95 | worst | reported by the profiles, median mm |",
-                  "|---|---|---|---|---|---|---|---|"]
-        for folder, r in labres.items():
-            e = np.array(r["errs"]) if r["errs"] else np.array([np.nan])
-            lines.append(f"| {folder} | {r['images']} | {r['calibrated']} | {len(r['errs'])} | "
-                         f"{np.nanmedian(e):.1f} | {np.nanpercentile(e, 95):.1f} | {np.nanmax(e):.1f} | "
-                         f"{np.median(r['reported']) if r['reported'] else float('nan'):.1f} |")
-        lines += ["", "The lab ground truth comes from the source project's own calibration "
-                  "(ArUco markers): its mm carry that calibration's error too (its labelled "
-                  "pixels and mm fit one homography to 0.5 mm, so it is self-consistent). "
-                  "`with_halo_2` is lit by a projector: one half of the cloth another shade, "
-                  "rings round the balls, balls in rows against the cushions. *Reported*: this "
-                  "table's markings are scaled from the full-size table's and lie some 3-4 mm "
-                  "from the scaled places, so the profiles' hold-out figure (the markings' "
-                  "errors) is an upper bound here (`markings_scaled`), not the balls' error."]
+    lines += ["Real footage, development and test split side by side: section \"Calibration on "
+              "real footage (development and test)\" (`python bench/calibration_split.py`)."]
     lines += ["", "Real stills against the table's own markings: section \"Calibration against the markings\" (`python bench/calibration_truth.py`)."]
     if st:
         lines += ["", "Rectified real stills (top-down, baulk on the left, the model drawn in "
