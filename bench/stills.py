@@ -32,6 +32,7 @@ from tracker.footage_eval import (  # noqa: E402
     footage,
     lab_by_split,
     lab_stills,
+    pool_boxes,
     stills_by_split,
 )
 from tracker.footage_split import load_split, split_of  # noqa: E402
@@ -45,13 +46,29 @@ def measure(detector: str) -> dict[str, Any]:
     t0 = time.perf_counter()
     st = broadcast_stills(detector=detector)
     lab = lab_stills(detector=detector)
+    pool = pool_boxes(detector=detector)
     return {"detector": detector, "seconds": round(time.perf_counter() - t0),
+            "pool_boxes": _pool_by_split(pool["rows"]) if pool else None,
             "broadcast": {**stills_by_split(st["rows"]),
                           "all": {k: v for k, v in st.items() if k != "rows"}},
             "broadcast_off": _counts_off(st["rows"]),
             "lab": {s: {**lab_by_split(v["per_image"]),
                         "all": {k: x for k, x in v.items() if k != "per_image"}}
                     for s, v in lab.items()}}
+
+
+def _pool_by_split(rows: list[dict[str, Any]]) -> dict[str, dict[str, int]]:
+    """The pool stills' box rows (:func:`pool_boxes`) added up per split and in all."""
+    table = load_split()
+    out = {}
+    for split in ("dev", "test", "all"):
+        mine = [r for r in rows if split == "all" or split_of(
+            "pool/albertomors-8ball/" + r["image"].split("/")[0], table) == split]
+        done = [r for r in mine if r.get("calibrated")]
+        out[split] = {"images": len(mine), "calibrated": len(done),
+                      **{k: sum(r[k] for r in done) for k in ("boxes", "found", "detections",
+                                                                 "right")}}
+    return out
 
 
 def _counts_off(rows: list[dict[str, Any]]) -> list[str]:
@@ -102,6 +119,17 @@ def section(m: dict[str, Any], run: dict[str, str]) -> str:
                          f"{_share(r['found'], r['balls'])} | "
                          f"{_share(r['colour_right'], r['balls'])} | {r['extra_detections']} | "
                          f"{'-' if mm is None else f'{mm:.1f}'} |")
+    if m.get("pool_boxes"):
+        lines += ["", "Pool stills (`pool/albertomors-8ball`, each clip's first and last frame; a "
+                  "cross-domain check: balls found against the labelled boxes, colours not "
+                  "compared):", "",
+                  "| split | images | calibrated | boxes found (recall) | detections in a box "
+                  "(precision) |", "|---|---|---|---|---|"]
+        for split in ("dev", "test", "all"):
+            r = m["pool_boxes"][split]
+            lines.append(f"| {split} | {r['images']} | {r['calibrated']} | "
+                         f"{_share(r['found'], r['boxes'])} | "
+                         f"{_share(r['right'], r['detections'])} |")
     for s, v in m["lab"].items():
         misses = v["all"]["misses"]
         lines.append("")
