@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from tracker.records.shot import EventType, Shot
+from tracker.records.shot import Event, EventType, Shot
 from tracker.rules import geometry as G
 from tracker.rules.errors import RuleError
 from tracker.rules.fouls import FOULS
@@ -197,7 +197,8 @@ class UnplayedRules:
         """R9(b): the referee rules that a ball which fell from the lip would have been hit by
         a ball in the stroke. Every ball goes back where it was; with no foul the same striker
         plays again, with a foul the penalty stands and the next player has the usual options
-        (no miss: the stroke is void)."""
+        (no miss: the stroke is void). A foul the fall itself caused carries no penalty (000
+        commentary, digest C41): see :meth:`_fouls_caused_by_the_fall`."""
         st, ball = s.st, s.shot.operator.lip_would_be_hit
         assert ball is not None
         if not self._lip_drop_recorded(s, ball):
@@ -207,6 +208,11 @@ class UnplayedRules:
         positions = dict(s.pre) if s.pre is not None else st.positions
         base = replace(st, positions=positions, pending=None, shots=st.shots + 1,
                        last_respots=(), awaiting_lots=False)
+        excused = self._fouls_caused_by_the_fall(s, ball)
+        if excused:
+            s.fouls = [f for f in s.fouls if f not in excused]
+            s.notes.extend(f"{f.message}: caused by the {ball} falling from the lip, so no penalty "
+                           "(R9(b), 000 commentary)" for f in excused)
         if not s.fouls:
             s.notes.append(f"no foul: {st.player} plays again, the same stroke or another "
                            "(R9(b)(i))")
@@ -214,6 +220,59 @@ class UnplayedRules:
                           free_ball_nominated=s.ctx.fb, notes=tuple(s.notes), review=tuple(s.review))
             return build_decision(self, st, s.shot.shot, out, base), base
         return self._replayed_foul(s, base)
+
+    def _fouls_caused_by_the_fall(self, s: SnookerStroke, ball: str) -> list[Foul]:
+        """The fouls the fall itself caused (000 commentary on R9(b)): they carry no penalty.
+
+        With the ruled ball gone, the cue ball (1) hit no ball at all, the ruled ball being a
+        ball on (``no_contact``: it would have hit it first, lawfully), or (2) followed the
+        dropped ball into its pocket after the drop (``cue_ball_potted``), having hit a ball
+        first or the ruled ball being on. Any other foul, or one of these when the ruled ball was
+        not on (the cue ball would have fouled it anyway), keeps its penalty.
+        """
+        drops = [e for e in s.facts.lip_drops if self._names_ball(ball, e.ball)]
+        if not drops:
+            return []
+        was_on = any(e.ball in s.ctx.on_first for e in drops)
+        followed = bool(was_on or s.first) and self._followed_into(s, drops)
+        return [f for f in s.fouls
+                if (f.code == "no_contact" and was_on) or (f.code == "cue_ball_potted" and followed)]
+
+    def _followed_into(self, s: SnookerStroke, drops: list[Event]) -> bool:
+        """The cue ball fell, after a dropped ball, into the pocket that ball fell into. A drop
+        whose pocket is neither recorded nor found from its position counts as the same pocket
+        (sent for review)."""
+        cue_pot = next((e for e in s.shot.events
+                        if e.type == EventType.POT and e.ball == self.balls.cue), None)
+        if cue_pot is None:
+            return False
+        for e in drops:
+            if e.t > cue_pot.t:
+                continue
+            pocket = self._drop_pocket(s, e)
+            if pocket is None or cue_pot.pocket is None:
+                s.review.append(f"the pocket the {e.ball} fell into, or the cue ball's, is not "
+                                "recorded: the cue ball is taken to have followed it in (R9(b)); "
+                                "check it")
+                return True
+            if pocket == cue_pot.pocket:
+                return True
+        return False
+
+    def _drop_pocket(self, s: SnookerStroke, drop: Event) -> str | None:
+        """The pocket a ball fell into from the lip: the event's, else the pocket nearest the
+        ball's place at the strike (mm), else None."""
+        if drop.pocket is not None:
+            return drop.pocket
+        at = (s.pre or {}).get(drop.ball)
+        if at is None:
+            return None
+        return min(self.table.pockets.values(),
+                   key=lambda p: (p.fall[0] - at[0]) ** 2 + (p.fall[1] - at[1]) ** 2).name
+
+    def _names_ball(self, ruled: str, ball: str) -> bool:
+        """``ruled`` (the ruling's ball, maybe the generic ``red``) names ``ball``."""
+        return ball == ruled or (ruled == self.balls.generic_red and self.balls.is_red(ball))
 
     def _lip_drop_recorded(self, s: SnookerStroke, ball: str) -> bool:
         """The stroke records ``ball`` falling from a lip (a generic ``red``: any red).
@@ -225,7 +284,7 @@ class UnplayedRules:
         if not generic and ball not in s.st.on_table:
             raise RuleError(f"shot {s.shot.shot}: operator.lip_would_be_hit names the {ball}, which "
                             "is not on the table")
-        return any(e.type == EventType.LIP_DROP and (e.ball == ball or generic and self.balls.is_red(e.ball))
+        return any(e.type == EventType.LIP_DROP and self._names_ball(ball, e.ball)
                    for e in s.shot.events)
 
     def _replayed_foul(self, s: SnookerStroke, base: FrameState) -> tuple[Decision, FrameState]:
