@@ -57,6 +57,89 @@ def test_R9b_foul_penalty_balls_replaced_usual_options_and_no_miss():
     assert res.accepted and n2.striker == 0
 
 
+# R9(b) as C41 reads (000 commentary): a foul caused by the fall itself carries no penalty.
+def _lip_fall(first: str | None = None, cue_into: str | None = None, on_lip: str = "red_08",
+              extra: tuple[Event, ...] = ()):
+    """``on_lip`` sits on the top right pocket's lip and falls at 0.4 s, before the cue ball
+    (first contact at 0.5 s) gets there; the cue ball then meets ``first`` (None: nothing) and,
+    with ``cue_into``, falls into that pocket at 1.2 s. The referee rules the fallen ball would
+    have been hit."""
+    pos = table()
+    pos[on_lip] = (1755.0, 3545.0)
+    st = state(Phase.RED, reds=8, scores=(20, 10), positions=pos)
+    events = [Event(EventType.LIP_DROP, 0.4, (on_lip,)), *extra]
+    if cue_into:
+        events.append(Event(EventType.POT, 1.2, ("white",), pocket=cue_into))
+    after = {k: v for k, v in pos.items() if k not in (on_lip, "white" if cue_into else "")}
+    sh = shot(first=first, before=pos, after=after, extra=tuple(events))
+    return st, replace(sh, operator=replace(sh.operator, lip_would_be_hit=on_lip)), pos
+
+
+def _replayed_without_penalty(st, sh, pos):
+    d, n = decide(st, sh)
+    assert d.replay and not d.foul and d.penalty == 0 and not d.miss
+    assert d.score == {"A": 20, "B": 10} and d.next_striker == "A" and d.replace_positions == pos
+    assert n.positions == pos and n.striker == 0 and not n.cue_in_hand and n.pending is None
+    return d
+
+
+def test_R9b_C41_the_only_ball_on_fell_so_the_cue_ball_hit_nothing_no_penalty_replayed():
+    st, sh, pos = _lip_fall(first=None)
+    d = _replayed_without_penalty(st, sh, pos)
+    assert any("no penalty" in x and "red_08" in x for x in d.notes)
+
+
+def test_R9b_C41_the_cue_ball_followed_the_dropped_ball_into_its_pocket_no_penalty_replayed():
+    st, sh, pos = _lip_fall(first=None, cue_into="top_right")
+    _replayed_without_penalty(st, sh, pos)
+
+
+def test_R9b_C41_in_off_after_a_lawful_contact_into_the_dropped_balls_pocket_no_penalty():
+    st, sh, pos = _lip_fall(first="red_01", cue_into="top_right")
+    _replayed_without_penalty(st, sh, pos)
+
+
+def test_R9b_C41_the_dropped_balls_pocket_found_from_where_it_stood():
+    st, sh, pos = _lip_fall(first=None, cue_into="top_right")
+    assert all(e.pocket is None for e in sh.events if e.type == EventType.LIP_DROP)
+    _replayed_without_penalty(st, sh, pos)
+    st, sh, pos = _lip_fall(first=None, cue_into="baulk_left")  # another pocket: the foul stands
+    d, _ = decide(st, sh)
+    assert d.foul and d.penalty == 4
+
+
+def test_R9b_C41_in_off_into_another_pocket_is_not_caused_by_the_fall_penalty_stands():
+    st, sh, pos = _lip_fall(first="red_01", cue_into="baulk_left")
+    d, n = decide(st, sh)
+    assert d.replay and d.foul and d.penalty == 4 and d.score == {"A": 20, "B": 14}
+    assert [f.code for f in d.fouls] == ["cue_ball_potted"] and d.next_striker == "B"
+    assert n.positions == pos and not d.miss
+
+
+def test_R9b_C41_a_ball_not_on_fell_so_the_miss_of_every_ball_keeps_its_penalty():
+    """The black on the lip with reds on: hitting it would have been a foul too."""
+    st, sh, pos = _lip_fall(first=None, on_lip="black", cue_into="top_right")
+    d, _ = decide(st, sh)
+    assert d.replay and d.foul and d.penalty == 4 and d.score == {"A": 20, "B": 14}
+    assert {f.code for f in d.fouls} == {"no_contact", "cue_ball_potted"}
+
+
+def test_R9b_C41_a_foul_not_caused_by_the_fall_keeps_its_penalty_the_other_is_excused():
+    """A push stroke on the touching blue (5) with the ball on gone: the push stands."""
+    st, sh, pos = _lip_fall(first=None, extra=(Event(EventType.PUSH, 0.0, ("blue",)),))
+    d, n = decide(st, sh)
+    assert d.replay and d.foul and [f.code for f in d.fouls] == ["push_stroke"]
+    assert d.penalty == 5 and d.score == {"A": 20, "B": 15} and d.next_striker == "B"
+    assert d.options == ("play", "play_again") and n.positions == pos
+
+
+def test_R9b_C41_wrong_ball_first_is_not_caused_by_the_fall_penalty_stands():
+    st, sh, pos = _lip_fall(first="pink")
+    d, _ = decide(st, sh)
+    assert d.replay and d.foul and [f.code for f in d.fouls] == ["wrong_ball_first"]
+    assert d.penalty == 6 and d.score == {"A": 20, "B": 16}
+
+
 def test_R9b_ruling_travels_in_the_shot_record():
     rec = {"type": "shot", "shot": 3, "events": [{"type": "strike", "t": 0, "ball": "white"}],
            "operator": {"lip_would_be_hit": "red_08"}}

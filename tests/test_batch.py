@@ -44,28 +44,45 @@ def test_videos_come_from_a_folder_or_a_list(clips, tmp_path):
         list_videos(lst)
 
 
+def _kill_when(proc: subprocess.Popen, appears: Path, timeout_s: float = 120.0) -> None:
+    """SIGKILL ``proc`` as soon as ``appears`` exists (polled every 20 ms)."""
+    deadline = time.time() + timeout_s
+    while not appears.exists():
+        assert proc.poll() is None, f"the batch ended before {appears} appeared"
+        assert time.time() < deadline, f"{appears} never appeared"
+        time.sleep(0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+
+
 def test_a_killed_batch_redoes_only_the_unfinished_videos(clips, tmp_path):
+    """Without Ray the videos are refereed one after another (a, b, c), each into its folder,
+    cleared first, with ``done.json`` written last. The batch is killed (SIGKILL) the moment
+    b's folder appears: a is then done and b is under way (a 30-frame clip takes seconds, the
+    poll 20 ms), c not begun. Started again, the batch must redo b and c only, leaving a alone.
+
+    Shown to fail on broken builds: with ``todo = jobs`` in ``run_batch`` (redo everything)
+    the test said ``AssertionError: assert {'a', 'b', 'c'} == {'b', 'c'}``; with the kill moved
+    to c's ``done.json`` appearing (every clip finished before the kill, what the old test
+    allowed), it said ``the kill did not land mid-batch: done before it {'b', 'c', 'a'}``.
+    """
     out = tmp_path / "out"
     cmd = [sys.executable, "-m", "tracker.cli", "batch", str(clips), "--out", str(out), "--no-ray"]
     env = {**os.environ, "OMP_NUM_THREADS": "1"}
-    first = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, cwd=ROOT)
-    deadline = time.time() + 120
-    while not (out / "a" / "done.json").exists():
-        assert time.time() < deadline and first.poll() is None, "the first video never finished"
-        time.sleep(0.05)
-    first.send_signal(signal.SIGKILL)
-    first.wait()
+    first = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                             cwd=ROOT)
+    _kill_when(first, out / "b")
     done_before = {n: (out / n / "done.json").stat().st_mtime_ns
                    for n in "abc" if (out / n / "done.json").exists()}
-    assert "a" in done_before
+    assert set(done_before) == {"a"}, f"the kill did not land mid-batch: done before it {set(done_before)}"
+    assert (out / "b").is_dir() and not (out / "c").exists()  # b half done, c never begun
     again = subprocess.run(cmd, capture_output=True, text=True, env=env, cwd=ROOT, timeout=300)
     assert again.returncode == 0, again.stderr
     redone = {line.split(":")[0] for line in again.stdout.splitlines() if ": done" in line}
-    assert redone == set("abc") - set(done_before)
+    assert redone == {"b", "c"}
     res = json.loads(again.stdout.strip().splitlines()[-1])
-    assert res["skipped"] == len(done_before) and res["done"] == 3 - len(done_before)
-    for n, t in done_before.items():  # not touched again
-        assert (out / n / "done.json").stat().st_mtime_ns == t
+    assert res["skipped"] == 1 and res["done"] == 2 and res["failed"] == 0
+    assert (out / "a" / "done.json").stat().st_mtime_ns == done_before["a"]  # not touched again
     index = json.loads((out / "index.json").read_text())
     assert [v["status"] for v in index["videos"]] == ["done"] * 3
 

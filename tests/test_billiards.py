@@ -73,6 +73,10 @@ def test_EB_S3_R2_opening_stroke_with_the_wrong_white_is_void():
     assert any("void" in x for x in d.notes)
     d2, _ = r.decide(both_on(r), stroke(cue="spot", first="red"))  # later: a foul
     assert d2.foul and d2.fouls[0].code == "wrong_cue_ball" and d2.penalty == 2
+    assert d2.fouls[0].message == "struck the spot instead of the white"
+    r3 = rules(breaker_ball="spot")  # A's ball is the spot: striking the white is the foul
+    d3, _ = r3.decide(both_on(r3), stroke(cue="white", first="red"))
+    assert d3.fouls[0].message == "struck the white instead of the spot"
 
 
 def test_option_breaker_ball():

@@ -104,9 +104,39 @@ def test_render_style_defaults_leave_renders_unchanged_and_options_change_them()
     assert b > g > r  # cold light is blue
 
 
-def test_process_takes_the_detector_option(tmp_path, capsys):
+def test_process_takes_the_detector_option(tmp_path, capsys, monkeypatch):
+    """``process --detector`` picks the detector the run uses: on the overhead sample (where
+    ``auto`` means colour) the crop classifier judges the candidates of every frame with
+    ``learned`` and is never asked with ``colour``; an unknown detector is refused.
+
+    Shown to fail on a broken build: with ``cmd_process`` ignoring the option (``detector=
+    "auto"`` in ``_run_options``, tracker/cli.py) the test said ``the learned run never asked
+    the classifier`` (``assert 0 >= 5``).
+    """
+    from pathlib import Path
+
     from tracker.cli import main
 
+    asked: list[tuple[int, int]] = []
+    real = learned.BallClassifier.classify
+
+    def classify(self, frame, px, radii):
+        asked.append(frame.shape[:2])
+        return real(self, frame, px, radii)
+
+    monkeypatch.setattr(learned.BallClassifier, "classify", classify)
+    video = Path(__file__).resolve().parents[1] / "sample_videos" / "overhead_free_ball.mp4"
+    frames = 5
+    for kind in ("colour", "learned"):
+        asked.clear()
+        code = main(["process", str(video), "--out", str(tmp_path / kind), "--detector", kind,
+                     "--max-frames", str(frames), "--quiet", "--no-store"])
+        assert code in (0, None), capsys.readouterr().err
+        if kind == "colour":
+            assert not asked, f"the colour run asked the classifier {len(asked)} times"
+        else:
+            assert len(asked) >= frames, "the learned run never asked the classifier"
+            assert set(asked) == {(1080, 1920)}  # on the video's own frames
     with pytest.raises(SystemExit):
         main(["process", "x.mp4", "--detector", "yolo"])
     assert "invalid choice" in capsys.readouterr().err

@@ -259,11 +259,12 @@ class EnglishBilliardsRules:
         if s.fouls:
             s.scoring, s.miss = [], False
 
-    def _foul(self, code: str, balls: tuple[str, ...] = (), label: str | None = None) -> Foul:
+    def _foul(self, code: str, balls: tuple[str, ...] = (), label: str | None = None,
+              text: str | None = None) -> Foul:
         kind = FOULS[code]
         rule = kind.rule if kind.digest in ("EB", "000-2.13") else self.fouls_rule
-        msg = kind.message.format(ball=label or (balls[0] if balls else "ball"),
-                                  balls=" and ".join(balls))
+        msg = text or kind.message.format(ball=label or (balls[0] if balls else "ball"),
+                                          balls=" and ".join(balls))
         return Foul(code, rule, kind.digest, msg, FOUL_POINTS, balls)
 
     # ------------------------------------------------------------------ fouls
@@ -273,7 +274,8 @@ class EnglishBilliardsRules:
         strike = s.facts.strike
         assert strike is not None
         if strike.ball != s.cue:
-            out.append(self._foul("wrong_cue_ball", (strike.ball,)))
+            out.append(self._foul("wrong_cue_ball", (strike.ball,),
+                                  text=f"struck the {strike.ball} instead of the {s.cue}"))
         if s.out_of_turn:
             out.append(self._foul("out_of_turn"))
         out.extend(self._foul("moving_ball", (e.ball,)) for e in s.facts.moving)

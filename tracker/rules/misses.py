@@ -7,13 +7,11 @@ in-hand); and the any-number-of-reds annex (002: at most five, then the cue ball
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from tracker.rules import geometry as G
+from tracker.rules.snooker_types import SnookerStroke, TableAfter
 from tracker.rules.state import FrameState, MissState, Phase
-
-if TYPE_CHECKING:  # pragma: no cover
-    from tracker.rules.snooker import _Stroke, _Table
 
 #: First-contact failures that can make a miss (C28).
 FAILURE_CODES = frozenset({"no_contact", "wrong_ball_first", "free_ball_not_hit_first",
@@ -31,7 +29,7 @@ class MissRules:
     table: Any
     balls: Any
 
-    def _miss_call(self, s: _Stroke, t: _Table, phase: Phase, seq: str | None
+    def _miss_call(self, s: SnookerStroke, t: TableAfter, phase: Phase, seq: str | None
                    ) -> tuple[bool, MissState, bool]:
         """(foul and a miss?, the miss sequence after it, warning given?)."""
         if not self.miss_rule or not self._is_failure(s):
@@ -44,7 +42,7 @@ class MissRules:
             return False, MissState(), False
         return self._miss_sequence(s)
 
-    def _is_failure(self, s: _Stroke) -> bool:
+    def _is_failure(self, s: SnookerStroke) -> bool:
         """C28: the striker failed to hit a ball on first (a touching ball on is a hit). A red
         (the ball on) hit before the nominated free ball is a foul (R12(b)(i)) but no failure
         to hit a ball on (R12(d), C09)."""
@@ -56,7 +54,7 @@ class MissRules:
     def _only_last_ball(self, st: FrameState) -> bool:
         return st.on_table == frozenset({self.last_ball}) or st.phase == Phase.RESPOTTED_BLACK
 
-    def _is_miss(self, s: _Stroke, after: FrameState) -> bool:
+    def _is_miss(self, s: SnookerStroke, after: FrameState) -> bool:
         """R14(b), (c)(i), (e): the automatic miss, the sequence from a replaced position,
         the referee's judgement; with the reason in the notes."""
         judged = s.shot.operator.miss
@@ -81,7 +79,7 @@ class MissRules:
         return False
 
     @staticmethod
-    def _miss_with_points_equal(s: _Stroke, clear: bool, judged: bool | None) -> bool:
+    def _miss_with_points_equal(s: SnookerStroke, clear: bool, judged: bool | None) -> bool:
         """R14(b)(ii), (e): the points available equal the difference. With a clear path the
         automatic miss is excused only if the referee is satisfied it was not intentional (his
         ``miss: true`` says he is not); without one a discretionary miss is not allowed."""
@@ -111,7 +109,7 @@ class MissRules:
         rem = self.points_remaining(st)  # type: ignore[attr-defined]
         return any(st.scores[1 - i] - st.scores[i] > rem for i in (0, 1))
 
-    def _clear_path(self, s: _Stroke) -> str | None | bool:
+    def _clear_path(self, s: SnookerStroke) -> str | None | bool:
         """C29: a ball that is or could be on reachable in a straight line (None: it is not;
         False: positions unknown)."""
         cue = self.balls.cue
@@ -120,12 +118,12 @@ class MissRules:
         objects = {k: v for k, v in s.pre.items() if k != cue}
         return G.clear_path_to_any_part(s.pre[cue], objects, self._could_be_on(s), self.table)
 
-    def _could_be_on(self, s: _Stroke) -> list[str]:
+    def _could_be_on(self, s: SnookerStroke) -> list[str]:
         if s.st.phase == Phase.COLOUR_CHOICE:
             return self.colours_on(s.st.on_table)  # type: ignore[attr-defined]
         return sorted(s.ctx.on_first)
 
-    def _miss_sequence(self, s: _Stroke) -> tuple[bool, MissState, bool]:
+    def _miss_sequence(self, s: SnookerStroke) -> tuple[bool, MissState, bool]:
         """C30: count the misses from the same (replaced) position; warn before the limit."""
         st, cue = s.st, self.balls.cue
         full = False
@@ -157,7 +155,7 @@ class MissRules:
         return ("warning: if a replacement is requested, a further failure will award the frame "
                 "to the opponent (R14(c)(i))")
 
-    def _apply_miss_limit(self, nxt: FrameState, s: _Stroke, miss: bool,
+    def _apply_miss_limit(self, nxt: FrameState, s: SnookerStroke, miss: bool,
                           options: tuple[str, ...]) -> tuple[FrameState, tuple[str, ...]]:
         """The last failure allowed: the frame awarded (R14(c)(ii)), or the next player's
         extra option (2004 amateur rule: in-hand; annex: the cue ball anywhere)."""

@@ -34,6 +34,7 @@ from tracker.rules.misses import MissRules
 from tracker.rules.options import RuleOptions
 from tracker.rules.outcome import InputResult, Outcome, build_decision
 from tracker.rules.respot import respot_positions
+from tracker.rules.snooker_types import BallOn, SnookerStroke, TableAfter
 from tracker.rules.state import (
     Decision,
     Foul,
@@ -46,7 +47,6 @@ from tracker.rules.state import (
     Snapshot,
 )
 from tracker.rules.stroke import (
-    StrokeFacts,
     check_events,
     check_positions,
     cue_contacts,
@@ -55,7 +55,7 @@ from tracker.rules.stroke import (
     read_stroke,
     record_warnings,
 )
-from tracker.rules.unplayed import UnplayedRules, _merged
+from tracker.rules.unplayed import UnplayedRules, merged_respots
 from tracker.words import balls_words
 
 __all__ = ["InputResult", "RuleError", "SnookerRules", "SPOT_PRIORITY"]
@@ -72,84 +72,6 @@ RESPOT_CHECK_MM = 10.0
 SETUP_CHECK_MM = 10.0
 #: Who may move a ball without penalty: it is put back (R15).
 PUT_BACK_BY = ("referee", "outside", "house_equipment")
-
-
-@dataclass(frozen=True)
-class _Ctx:
-    """The ball on for one stroke (C03, C04, C24).
-
-    Attributes:
-        on_first: balls that may be hit first; ``on_pot`` balls that may be potted.
-        v_on: value of the ball on (None: undetermined after a red, C04).
-        nominated: the colour declared or inferred after a red.
-        fb: the nominated free ball.
-        label: ``red``, ``colour`` or the colour on.
-    """
-
-    on_first: frozenset[str]
-    on_pot: frozenset[str]
-    v_on: int | None
-    nominated: str | None
-    fb: str | None
-    label: str
-
-
-@dataclass
-class _Stroke:
-    """One stroke being called: filled in step by step by ``decide`` (internal; the engine's
-    inputs are never changed).
-
-    Attributes:
-        st: the state before the stroke (striker resolved); ``shot`` the record, its events'
-            ball names resolved (a generic ``red`` is a red on the table).
-        pre: positions at the strike, or None.
-        ctx: the ball on; ``facts`` the stroke's events sorted by kind.
-        first, deemed: the first-contact set and whether it is a touching ball (C38).
-        fouls: fouls called so far; ``nonstriker``: fouls by the non-striker (R2(b)(ii)).
-        missing: colours that should be on the table but are not at the strike (C06).
-        put_back: balls replaced where they were (R9(a), R15).
-        points: points scored by the stroke (0 in a foul).
-        out_of_turn: the record names a player of the other side or the wrong partner.
-    """
-
-    st: FrameState
-    shot: Shot
-    pre: dict[str, Position] | None
-    ctx: _Ctx
-    facts: StrokeFacts
-    notes: list[str]
-    review: list[str]
-    first: frozenset[str] = frozenset()
-    deemed: bool = False
-    fouls: list[Foul] = field(default_factory=list)
-    nonstriker: list[Foul] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    put_back: list[str] = field(default_factory=list)
-    points: int = 0
-    out_of_turn: bool = False
-
-
-@dataclass(frozen=True)
-class _Table:
-    """The table once the stroke is over and the referee has placed the balls.
-
-    Attributes:
-        on_table: object balls on the table.
-        positions: every ball at rest (mm), re-spotted ones included; None when unobserved.
-        post: positions at rest before any ball was placed (for the C26 test).
-        respots: what the referee placed.
-        scores: the scores after this stroke's deductions and penalties.
-        break_points: the break after the C06 deduction, before this stroke's points.
-        penalty: the penalty incurred.
-    """
-
-    on_table: frozenset[str]
-    positions: dict[str, Position] | None
-    post: dict[str, Position] | None
-    respots: tuple[Respot, ...]
-    scores: tuple[int, int]
-    break_points: int
-    penalty: int
 
 
 @dataclass(frozen=True)
@@ -429,18 +351,18 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         return self._after_fair(s, table)
 
     def _begin(self, st: FrameState, shot: Shot, events: list[Event], notes: list[str],
-               review: list[str]) -> _Stroke:
+               review: list[str]) -> SnookerStroke:
         """Read the stroke and work out the ball on."""
         pre = self._positions_before(st, shot)
         ctx = self._context(st, shot, events, pre, notes, review)
         facts = read_stroke(events, self.balls.cue, self.options.simultaneous_s,
                             self.options.hanging_ball_s)
         review.extend(record_warnings(facts))
-        s = _Stroke(st, replace(shot, events=tuple(events)), pre, ctx, facts, notes, review)
+        s = SnookerStroke(st, replace(shot, events=tuple(events)), pre, ctx, facts, notes, review)
         self._check_touching_change(s)
         return s
 
-    def _call_fouls(self, s: _Stroke) -> None:
+    def _call_fouls(self, s: SnookerStroke) -> None:
         """Every foul of the stroke (C05-C19, C24, C26), in the order they happen; then the
         points it scores if it is fair."""
         s.put_back = self._balls_put_back(s)
@@ -452,7 +374,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         if s.fouls:
             s.points = 0
 
-    def _foul(self, s: _Stroke, code: str, balls: tuple[str, ...] = (), label: str | None = None,
+    def _foul(self, s: SnookerStroke, code: str, balls: tuple[str, ...] = (), label: str | None = None,
               text: str | None = None) -> Foul:
         """One foul with its penalty (S3 R10) and the referee's words."""
         kind = FOULS[code]
@@ -478,7 +400,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 "if one was declared")
 
     # ------------------------------------------------------------------ fouls
-    def _fouls_at_strike(self, s: _Stroke) -> list[Foul]:
+    def _fouls_at_strike(self, s: SnookerStroke) -> list[Foul]:
         """Preconditions at the strike: the cue ball (C07), in-hand placement (C02), balls
         still moving (C05), colours spotted (C06, C36); playing out of turn (H14)."""
         out: list[Foul] = []
@@ -498,7 +420,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             out.append(self._foul(s, "out_of_turn"))
         return out
 
-    def _foul_in_hand_placement(self, s: _Stroke) -> list[Foul]:
+    def _foul_in_hand_placement(self, s: SnookerStroke) -> list[Foul]:
         """C02: the cue-ball centre outside the in-hand area by more than the tolerance."""
         cue = self.balls.cue
         if not s.st.cue_in_hand or s.pre is None or cue not in s.pre:
@@ -521,7 +443,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return max(0.0, p[1] - self.table.length / 4.0)
         return 0.0
 
-    def _review_respot_placement(self, s: _Stroke) -> None:
+    def _review_respot_placement(self, s: SnookerStroke) -> None:
         """C36: a ball the referee placed last time, found away from its place."""
         if s.shot.positions_before is None or s.st.positions is None:
             return
@@ -531,7 +453,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 s.review.append(f"the {b} was placed {math.dist(want, got):.0f} mm from where it "
                                 "should have been spotted (C36): tell the referee before the stroke")
 
-    def _fouls_not_respotted(self, s: _Stroke) -> list[Foul]:
+    def _fouls_not_respotted(self, s: SnookerStroke) -> list[Foul]:
         """C06: a colour that should be on the table is missing at the strike."""
         if s.shot.positions_before is None:
             return []
@@ -545,7 +467,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                                       else "not_respotted", (c,)))
         return out
 
-    def _fouls_of_first_contact(self, s: _Stroke) -> list[Foul]:
+    def _fouls_of_first_contact(self, s: SnookerStroke) -> list[Foul]:
         """C08-C10, C24: what the cue ball hit first; C17 push; C16 jump."""
         s.first, first_t, s.deemed = self._first_contact(s)
         out: list[Foul] = []
@@ -558,7 +480,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         out.extend(self._foul(s, "jump_shot", (e.ball,)) for e in self._jump_shots(s, first_t))
         return out
 
-    def _jump_shots(self, s: _Stroke, first_t: float | None) -> tuple[Event, ...]:
+    def _jump_shots(self, s: SnookerStroke, first_t: float | None) -> tuple[Event, ...]:
         """C16 / S2 R20: the jumps that are jump shots; the others are noted."""
         if not self.jump_rule:
             return ()
@@ -567,7 +489,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                        for e in s.facts.jumps if e not in fouls)
         return fouls
 
-    def _foul_free_ball_undeclared(self, s: _Stroke) -> list[Foul]:
+    def _foul_free_ball_undeclared(self, s: SnookerStroke) -> list[Foul]:
         """R10(d)(v), C24 / H2: a free ball was awarded and the cue ball first hit a ball not on
         with none nominated: he failed to declare the ball he was on when snookered (7)."""
         if not (self.free_ball_rule and s.st.free_ball and s.ctx.fb is None):
@@ -576,7 +498,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                         "failing to declare (R10(d)(v)); enter the free ball if one was nominated")
         return [self._foul(s, "free_ball_not_declared")]
 
-    def _first_contact_foul(self, s: _Stroke) -> Foul:
+    def _first_contact_foul(self, s: SnookerStroke) -> Foul:
         first, fb = s.first, s.ctx.fb
         if fb and fb not in first and len(first) == 1:
             return self._foul(s, "free_ball_not_hit_first", tuple(first))
@@ -585,7 +507,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         pair = tuple(sorted(first, key=lambda b: -self._concern_value(b, s.ctx))[:2])
         return self._foul(s, "simultaneous_hit", pair)
 
-    def _fouls_of_pots(self, s: _Stroke) -> list[Foul]:
+    def _fouls_of_pots(self, s: SnookerStroke) -> list[Foul]:
         """C12 cue ball potted, C11 ball not on potted, C13 balls forced off."""
         f = s.facts
         out: list[Foul] = []
@@ -598,7 +520,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         out.extend(self._foul(s, "forced_off", (b,)) for b in f.off)
         return out
 
-    def _fouls_of_disturbance(self, s: _Stroke) -> list[Foul]:
+    def _fouls_of_disturbance(self, s: SnookerStroke) -> list[Foul]:
         """C15: a ball moved without a ball contact: by the striker a foul; by the non-striker
         a penalty to the striker (R2(b)(ii)); otherwise no foul."""
         out: list[Foul] = []
@@ -611,7 +533,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 s.notes.append(f"the {e.ball} moved by itself (table): no foul (R15(a))")
         return out
 
-    def _non_striker_foul(self, s: _Stroke, ball: str) -> Foul:
+    def _non_striker_foul(self, s: SnookerStroke, ball: str) -> Foul:
         """R2(b)(ii), R14(h), S2 R5: the non-striker who touches a ball is penalised as if he
         were the striker (the penalty goes to the striker; the order of play is unchanged)."""
         k = FOULS["ball_disturbed"]
@@ -619,12 +541,12 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         return Foul(k.code, "S3 R2(b)(ii), R14(h), R10(b)(vi)", k.digest,
                     f"the non-striker moved the {ball}", pen, (ball,))
 
-    def _fouls_entered(self, s: _Stroke) -> list[Foul]:
+    def _fouls_entered(self, s: SnookerStroke) -> list[Foul]:
         """Fouls the referee saw and entered (digest section 3)."""
         return [self._foul(s, f.code, (f.ball,) if f.ball else (), label=f.ball or "ball")
                 for f in s.shot.operator.fouls]
 
-    def _fouls_of_final_position(self, s: _Stroke) -> list[Foul]:
+    def _fouls_of_final_position(self, s: SnookerStroke) -> list[Foul]:
         """C26: snookering behind the free ball; annex rule 3: behind the nominated colour."""
         cue = self.balls.cue
         if s.fouls:
@@ -642,7 +564,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return [self._foul(s, "snooker_behind_nominated", label=nominated)]
         return []
 
-    def _snookered_behind(self, s: _Stroke, post: dict[str, Position], ball: str) -> bool:
+    def _snookered_behind(self, s: SnookerStroke, post: dict[str, Position], ball: str) -> bool:
         """The incoming player is snookered on the ball on with ``ball`` an effective
         snookering ball (C26)."""
         on_after = frozenset(self._on_after_pots(s))
@@ -652,7 +574,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         return res.snookered and ball in res.effective
 
     # ------------------------------------------------------------------ first contact
-    def _first_contact(self, s: _Stroke) -> tuple[frozenset[str], float | None, bool]:
+    def _first_contact(self, s: SnookerStroke) -> tuple[frozenset[str], float | None, bool]:
         """The first-contact set, its time, and whether it is a deemed (touching) contact."""
         f = s.facts
         pushed = {e.ball for e in f.pushes}
@@ -673,7 +595,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                                 f"({gap * 1000:.1f} ms apart): check which it hit first")
         return f.first, f.first_t, False
 
-    def _first_ok(self, first: frozenset[str], ctx: _Ctx) -> bool:
+    def _first_ok(self, first: frozenset[str], ctx: BallOn) -> bool:
         if ctx.fb:
             if first == {ctx.fb}:
                 return True
@@ -682,7 +604,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return first <= ctx.on_first
         return len(first) == 1 and first <= ctx.on_first
 
-    def _concern_value(self, ball: str, ctx: _Ctx) -> int:
+    def _concern_value(self, ball: str, ctx: BallOn) -> int:
         if ctx.fb and ball == ctx.fb and self.options.free_ball_value == "ball_on":
             return ctx.v_on or 0
         return self.balls.value(ball)
@@ -701,7 +623,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return tuple(sorted(examined))
         return G.touching_balls(pre[cue], _objects(pre), self.table, self.options.touching_gap_mm)
 
-    def _check_touching_change(self, s: _Stroke) -> None:
+    def _check_touching_change(self, s: SnookerStroke) -> None:
         """C40 / R8(g): a ball that starts or stops touching the cue ball between the end of
         the last stroke (when the referee examined it) and this strike."""
         was = self._examined_touching(s.st)
@@ -726,7 +648,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                                     self.options.touching_gap_mm))
 
     # ------------------------------------------------------------------ scoring, placing balls
-    def _score(self, s: _Stroke) -> int:
+    def _score(self, s: SnookerStroke) -> int:
         """C21, C25: points of a fair stroke."""
         st, ctx, potted = s.st, s.ctx, s.facts.potted
         if st.phase == Phase.RED:
@@ -739,10 +661,10 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 return self.balls.value(c)  # type: ignore[arg-type]
         return 0
 
-    def _on_after_pots(self, s: _Stroke) -> set[str]:
+    def _on_after_pots(self, s: SnookerStroke) -> set[str]:
         return set(s.st.on_table) - set(s.facts.potted) - set(s.facts.objects_off)
 
-    def _positions_after(self, s: _Stroke) -> dict[str, Position] | None:
+    def _positions_after(self, s: SnookerStroke) -> dict[str, Position] | None:
         """Positions at rest, without the balls that left the table."""
         if s.shot.positions_after is None:
             return None
@@ -750,7 +672,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         gone = set(f.potted) | set(f.off) | ({self.balls.cue} if f.cue_gone else set())
         return {k: v for k, v in s.shot.positions_after.items() if k not in gone}
 
-    def _balls_put_back(self, s: _Stroke) -> list[str]:
+    def _balls_put_back(self, s: SnookerStroke) -> list[str]:
         """R9(a), R15: balls that dropped late, fell from a lip or were moved by someone other
         than the players, put back where they were (in event order)."""
         out: list[str] = []
@@ -785,7 +707,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                 s.notes.append(f"the {e.ball} was moved by the non-striker: repositioned (R14(h), R15)")
         return out
 
-    def _balls_to_spot(self, s: _Stroke) -> list[str]:
+    def _balls_to_spot(self, s: SnookerStroke) -> list[str]:
         """C34: colours potted in a foul or while they are re-spotted, colours forced off,
         colours missing at the strike."""
         foul = bool(s.fouls)
@@ -795,7 +717,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         out += [c for c in s.missing if c not in out]
         return out
 
-    def _respot_after_fair_pot(self, s: _Stroke, ball: str) -> bool:
+    def _respot_after_fair_pot(self, s: SnookerStroke, ball: str) -> bool:
         if s.ctx.fb and ball == s.ctx.fb:
             return True  # a potted free ball is always spotted (R12(c),(e))
         return s.st.phase == Phase.COLOUR_CHOICE  # colour after a red, the last red included
@@ -814,7 +736,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                                         self.table.length, own_first=self.options.own_spots_first))
         return tuple(out)
 
-    def _table_after(self, s: _Stroke) -> _Table:
+    def _table_after(self, s: SnookerStroke) -> TableAfter:
         """The balls, positions and scores once the stroke is over (before the turn passes)."""
         post = self._positions_after(s)
         respots = self._respot(self._balls_to_spot(s), post, s.put_back, s.pre)
@@ -827,10 +749,10 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                            "order of play unchanged (R2(b)(ii))")
         if s.fouls:
             scores[1 - s.st.striker] += pen
-        return _Table(frozenset(on_after), _apply_respots(post, respots), post, respots,
+        return TableAfter(frozenset(on_after), _apply_respots(post, respots), post, respots,
                       (scores[0], scores[1]), break_points, pen)
 
-    def _deduct_unspotted(self, s: _Stroke) -> tuple[list[int], int]:
+    def _deduct_unspotted(self, s: SnookerStroke) -> tuple[list[int], int]:
         """C06: the colour scored last stroke and not re-spotted when this one was played
         does not score (R3(g)(iv))."""
         scores, break_points = list(s.st.scores), s.st.break_points
@@ -841,7 +763,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             s.notes.append(f"the {last[0]} potted last stroke does not score (R3(g)(iv))")
         return scores, break_points
 
-    def _penalty(self, s: _Stroke) -> int:
+    def _penalty(self, s: SnookerStroke) -> int:
         """The penalty incurred (C19); D18's ``own`` reading for a potted free ball."""
         pen = max((f.penalty for f in s.fouls), default=0)
         fb = s.ctx.fb
@@ -851,13 +773,13 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
                            "(option free_ball_value=own, D18)")
         return pen
 
-    def _snapshot(self, s: _Stroke) -> Snapshot:
+    def _snapshot(self, s: SnookerStroke) -> Snapshot:
         st = s.st
         return Snapshot(s.pre, st.on_table, st.phase, st.seq_colour, st.last_red_colour,
                         st.cue_in_hand, st.free_ball)
 
     # ------------------------------------------------------------------ next state
-    def _after_fair(self, s: _Stroke, t: _Table) -> tuple[Decision, FrameState]:
+    def _after_fair(self, s: SnookerStroke, t: TableAfter) -> tuple[Decision, FrameState]:
         """A fair stroke: the break goes on if it scored, else the turn passes (C22)."""
         st, pts = s.st, s.points
         scores = list(t.scores)
@@ -881,12 +803,12 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=bool(s.nonstriker),
                                                          scored=pts > 0)
         out = Outcome(points={st.striker: pts}, potted=s.facts.potted,
-                      respots=_merged(t.respots, end_respots), nominated=s.ctx.nominated,
+                      respots=merged_respots(t.respots, end_respots), nominated=s.ctx.nominated,
                       free_ball_nominated=s.ctx.fb, break_points=break_points,
                       notes=(*s.notes, *end_notes), review=tuple(s.review))
         return build_decision(self, st, s.shot.shot, out, nxt), nxt
 
-    def _phase_after_score(self, s: _Stroke, on_after: frozenset[str]
+    def _phase_after_score(self, s: SnookerStroke, on_after: frozenset[str]
                            ) -> tuple[Phase, str | None, bool, tuple[str, int, int, bool] | None]:
         """C03 after a scoring stroke: (phase, colour on, colour-after-last-red, the colour
         scored that has to be re-spotted before the next stroke)."""
@@ -902,13 +824,13 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             return phase, seq, False, self._free_ball_scored(s, s.points if alone else 0)
         return Phase.OVER, None, False, None  # the re-spotted black potted
 
-    def _free_ball_scored(self, s: _Stroke, points: int) -> tuple[str, int, int, bool] | None:
+    def _free_ball_scored(self, s: SnookerStroke, points: int) -> tuple[str, int, int, bool] | None:
         """A potted free ball to be re-spotted before the next stroke, with the points it
         scored (R3(g)(iv): not scored if the next stroke is played first; R10(a)(i))."""
         fb = s.ctx.fb
         return (fb, points, s.st.striker, True) if fb and fb in s.facts.potted else None
 
-    def _after_foul(self, s: _Stroke, t: _Table) -> tuple[Decision, FrameState]:
+    def _after_foul(self, s: SnookerStroke, t: TableAfter) -> tuple[Decision, FrameState]:
         """A foul: penalty, the incoming player's options, free ball, foul and a miss (C27)."""
         st = s.st
         phase, seq = self._next_turn_phase(st, t.on_table)
@@ -932,7 +854,7 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
             nxt = replace(nxt, free_ball=fb, pending=pending)
         nxt, end_notes, end_respots = self._end_of_frame(nxt, st, foul=True, scored=False)
         out = Outcome(fouls=tuple(s.fouls), penalty=t.penalty, points={1 - st.striker: t.penalty},
-                      potted=s.facts.potted, respots=_merged(t.respots, end_respots),
+                      potted=s.facts.potted, respots=merged_respots(t.respots, end_respots),
                       options=() if nxt.awaiting_lots else options, miss=miss, miss_warning=warn,
                       free_ball=fb and not nxt.awaiting_lots, effective=effective,
                       replace_positions=s.pre if miss else None, nominated=s.ctx.nominated,
@@ -1037,23 +959,23 @@ class SnookerRules(UnplayedRules, MissRules, FrameEndRules, InputRules):
         return dict(st.positions) if st.positions is not None and cue in st.positions else None
 
     def _context(self, st: FrameState, shot: Shot, events: list[Event],
-                 pre: dict[str, Position] | None, notes: list[str], review: list[str]) -> _Ctx:
+                 pre: dict[str, Position] | None, notes: list[str], review: list[str]) -> BallOn:
         """The ball on (C03, C04) and the free ball (C24) for this stroke."""
         fb = self._free_ball_nominated(st, shot, notes, review)
         extra = frozenset({fb}) if fb else frozenset()
         if st.phase == Phase.RED:
             on = frozenset(self.reds(st.on_table)) | extra
-            return _Ctx(on, on, 1, None, fb, "red")
+            return BallOn(on, on, 1, None, fb, "red")
         if st.phase in (Phase.SEQ, Phase.RESPOTTED_BLACK):
             c = st.seq_colour if st.phase == Phase.SEQ else self.last_ball
             assert c is not None
             on = frozenset({c}) | extra
-            return _Ctx(on, on, self.balls.value(c), None, fb, c)
+            return BallOn(on, on, self.balls.value(c), None, fb, c)
         nominated = self._nomination(st, shot, events, pre, notes)
         if nominated is None:
-            return _Ctx(frozenset(), frozenset(), None, None, None, "colour")
+            return BallOn(frozenset(), frozenset(), None, None, None, "colour")
         one = frozenset({nominated})
-        return _Ctx(one, one, self.balls.value(nominated), nominated, None, nominated)
+        return BallOn(one, one, self.balls.value(nominated), nominated, None, nominated)
 
     def _free_ball_nominated(self, st: FrameState, shot: Shot, notes: list[str],
                              review: list[str]) -> str | None:
