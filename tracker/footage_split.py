@@ -144,10 +144,8 @@ def main() -> int:
     then frozen)."""
     import sys
 
-    from tracker.footage_eval import footage
-
-    root = footage()
-    if root is None:
+    root = ROOT.parent / "shared" / "footage"
+    if not root.exists():
         print("../shared/footage is not there: nothing to split", file=sys.stderr)
         return 2
     data = make_split(root)
