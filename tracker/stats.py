@@ -78,6 +78,10 @@ class StatsParams:
     break_thresholds: tuple[int, ...] = (20, 50, 100)
 
 
+#: The thresholds used unless others are given.
+DEFAULT_PARAMS = StatsParams()
+
+
 @dataclass(frozen=True)
 class Stroke:
     """One called stroke, as the statistics see it.
@@ -313,7 +317,7 @@ def _stroke(frame: int, record: Mapping[str, Any], call: Mapping[str, Any],
 
 
 def strokes_of(log: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping[str, Any]],
-               params: StatsParams = StatsParams()) -> tuple[list[Stroke], list[FrameResult]]:
+               params: StatsParams = DEFAULT_PARAMS) -> tuple[list[Stroke], list[FrameResult]]:
     """The called strokes of a match log (its current calls) and its frames, in order.
     Strokes the referee could not call (no call in ``decisions``) are left out."""
     calls, ends = current_calls(decisions)
@@ -379,7 +383,7 @@ def _ratio(a: float, b: float) -> float | None:
 
 
 def player_stats(player: str, strokes: Sequence[Stroke], visits: Sequence[Visit],
-                 params: StatsParams = StatsParams()) -> PlayerStats:
+                 params: StatsParams = DEFAULT_PARAMS) -> PlayerStats:
     """One player's figures over ``strokes`` and ``visits`` (those of others are ignored)."""
     mine = [s for s in strokes if s.striker == player]
     turns = [v for v in visits if v.player == player]
@@ -401,7 +405,7 @@ def player_stats(player: str, strokes: Sequence[Stroke], visits: Sequence[Visit]
 
 
 def match_stats(log: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping[str, Any]],
-                params: StatsParams = StatsParams()) -> MatchStats:
+                params: StatsParams = DEFAULT_PARAMS) -> MatchStats:
     """The statistics of a match from its log and the referee's calls (module docstring)."""
     decisions = list(decisions)
     strokes, frames = strokes_of(list(log), decisions, params)
