@@ -128,3 +128,27 @@ def test_a_folder_that_is_not_a_run_is_one_line(tmp_path, capsys):
     assert "no such folder" in err and "Traceback" not in err and len(err.splitlines()) == 1
     assert main([str(tmp_path)]) == 2
     assert "neither match.sqlite nor match.log.jsonl" in capsys.readouterr().err
+
+
+def test_a_match_of_several_frames(tmp_path):
+    """The sample frame conceded (to Bob, 5-6) in a best of 3, then frame 2 conceded at once
+    (to Ann, 0-0): frames won 1-1, no winner yet, frame 2 broken by Bob (the rotation)."""
+    lines = [d for _, r in read_log(SAMPLE_LOG) for d in [record_to_dict(r)]]
+    lines[0]["best_of"] = 3
+    lines += [{"type": "input", "input": "concede"},
+              {"type": "frame_start", "frame": 2, "players": ["Ann", "Bob"], "best_of": 3},
+              {"type": "input", "input": "concede"}]
+    folder = tmp_path / "run"
+    folder.mkdir()
+    (folder / "match.log.jsonl").write_text("".join(json.dumps(d) + "\n" for d in lines))
+    doc = match_document(from_folder(folder))
+    _schema("export-match.schema.json").validate(doc)
+    assert doc["players"] == [{"name": "Ann", "frames_won": 1}, {"name": "Bob", "frames_won": 1}]
+    assert (doc["best_of"], doc["winner"], doc["finished"]) == (3, None, False)
+    _, frames = _rows(csv_tables(doc)["frames"])
+    assert [(f["frame"], f["breaker"], f["winner"], f["end_reason"], f["player1_score"],
+             f["player2_score"], f["finished"]) for f in frames] == [
+        ("1", "Ann", "Bob", "conceded", "5", "6", "true"), ("2", "Bob", "Ann", "conceded", "0", "0", "true")]
+    validator = _schema("export-frames.csv.schema.json")
+    for f in frames:
+        validator.validate(f)

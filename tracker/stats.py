@@ -286,9 +286,11 @@ def classify(record: Mapping[str, Any], call: Mapping[str, Any], table: TableGeo
         return REPLAYED, None
     if call["foul"]:
         return FOUL, None
-    if call["points"].get(striker, 0) > 0 and call.get("potted"):
+    if call["points"].get(striker, 0) > 0:  # scored: by a pot (or a cannon, in billiards)
         pot = _first_pot(record)
-        return POT, is_long(record, *(pot or (None, None)), table, params)
+        if not call.get("potted") or pot is None:
+            return UNKNOWN, None
+        return POT, is_long(record, *pot, table, params)
     pocket = aimed_pocket(record, table, params)
     if pocket is not None:
         return MISSED_POT, is_long(record, first_ball_hit(record), pocket, table, params)
@@ -316,11 +318,12 @@ def _stroke(frame: int, record: Mapping[str, Any], call: Mapping[str, Any],
                   call.get("next_striker"), bool(call.get("frame_over")))
 
 
-def strokes_of(log: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping[str, Any]],
+def strokes_of(log: Iterable[Mapping[str, Any]], decisions: Sequence[Mapping[str, Any]],
                params: StatsParams = DEFAULT_PARAMS) -> tuple[list[Stroke], list[FrameResult]]:
     """The called strokes of a match log (its current calls) and its frames, in order.
     Strokes the referee could not call (no call in ``decisions``) are left out."""
     calls, ends = current_calls(decisions)
+    breakers = {int(d["frame_start"]): d.get("breaker") for d in decisions if "frame_start" in d}
     strokes: list[Stroke] = []
     starts: list[Mapping[str, Any]] = []
     frame, table, previous_end = 0, TableGeometry.standard(), None
@@ -335,17 +338,18 @@ def strokes_of(log: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping[str
             strokes.append(_stroke(frame, rec, calls[(frame, int(rec["shot"]))], previous_end,
                                    table, params))
             previous_end = rec.get("t_end", previous_end)
-    return strokes, [_frame_result(s, ends.get(int(s["frame"])), strokes) for s in starts]
+    return strokes, [_frame_result(s, ends.get(int(s["frame"])), strokes,
+                                   breakers.get(int(s["frame"]))) for s in starts]
 
 
 def _frame_result(start: Mapping[str, Any], end: Mapping[str, Any] | None,
-                  strokes: Sequence[Stroke]) -> FrameResult:
+                  strokes: Sequence[Stroke], breaker: str | None = None) -> FrameResult:
     number = int(start["frame"])
     mine = [s for s in strokes if s.frame == number]
     players = tuple(start["players"])
     score = dict(end["score"]) if end else (dict(mine[-1].score) if mine else dict.fromkeys(players, 0))
     times = [t for s in mine for t in (s.t_start, s.t_end) if t is not None]
-    return FrameResult(number, players, start.get("breaker"), start.get("ruleset", "snooker"),
+    return FrameResult(number, players, breaker or start.get("breaker"), start.get("ruleset", "snooker"),
                        int(start.get("best_of", 1)), end.get("winner") if end else None, score,
                        end.get("reason") if end else None, end is not None,
                        min(times) if times else None, max(times) if times else None)
