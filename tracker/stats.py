@@ -282,10 +282,10 @@ def classify(record: Mapping[str, Any], call: Mapping[str, Any], table: TableGeo
              params: StatsParams) -> tuple[str, bool | None]:
     """A stroke's kind (module docstring) and whether it was a long pot attempt."""
     striker = call["striker"]
+    if call["foul"]:  # a foul, even in a stroke that is replayed (it costs its penalty)
+        return FOUL, None
     if call.get("replay"):
         return REPLAYED, None
-    if call["foul"]:
-        return FOUL, None
     if call["points"].get(striker, 0) > 0:  # scored: by a pot (or a cannon, in billiards)
         pot = _first_pot(record)
         if not call.get("potted") or pot is None:

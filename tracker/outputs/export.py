@@ -173,7 +173,7 @@ def _stroke_fields(ms: MatchStats, calls: Mapping[tuple[int, int], Mapping[str, 
         call = calls[(s.frame, s.shot)]
         out.append({"frame": s.frame, "shot": s.shot, "striker": s.striker,
                     "start_s": _s(s.t_start), "end_s": _s(s.t_end),
-                    "shot_time_s": _s(s.shot_time_s), "kind": s.kind, "foul": s.kind == "foul",
+                    "shot_time_s": _s(s.shot_time_s), "kind": s.kind, "foul": bool(call["foul"]),
                     "miss": s.miss, "points": s.points, "penalty": s.penalty,
                     "penalty_to": s.penalty_to, "potted": _kinds(s.potted),
                     "fouls": [f["message"] for f in call.get("fouls", [])], "long_pot": s.long,
