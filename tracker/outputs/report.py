@@ -410,7 +410,7 @@ def render(store: MatchStore, run_id: int | None = None) -> str:
                          ("cue-ball positions", plot_heat), ("shot map", plot_shot_map)):
             parts.append(f"<img alt='{name}' src='data:image/png;base64,{fn(fr)}'>")
         parts.append(f"</div><h3>Breaks</h3>{breaks_table(fr.visits)}")
-        if fr.stats:
+        if fr.stats and fr.shots:
             parts.append(f"<h3>Statistics</h3>{stats_table(players, fr.stats)}")
         parts.append("<h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
         for s in fr.shots:
