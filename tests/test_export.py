@@ -12,7 +12,14 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from tracker.outputs.export import CSV_COLUMNS, csv_tables, from_folder, main, match_document
+from tracker.outputs.export import (
+    CSV_COLUMNS,
+    csv_tables,
+    from_folder,
+    from_store,
+    main,
+    match_document,
+)
 from tracker.outputs.store import MatchStore
 from tracker.records.parse import read_log, record_to_dict
 from tracker.rules.match import Match
@@ -152,3 +159,14 @@ def test_a_match_of_several_frames(tmp_path):
     validator = _schema("export-frames.csv.schema.json")
     for f in frames:
         validator.validate(f)
+
+
+def test_the_interval_statistics_of_a_live_store(tmp_path):
+    store = MatchStore(_run_folder(tmp_path) / "match.sqlite", readonly=True)
+    from tracker.outputs.export import interval_statistics
+
+    live = interval_statistics(store)
+    doc = match_document(from_store(store))
+    assert live["statistics"] == doc["statistics"] and live["breaks"] == doc["breaks"]
+    assert [p["frames_won"] for p in live["players"]] == [0, 0]
+    assert [(b["player"], b["points"]) for b in live["breaks"]] == [("Bob", 6), ("Ann", 1)]

@@ -220,6 +220,16 @@ def match_document(data: RunData, params: StatsParams = DEFAULT_PARAMS,
     }
 
 
+def interval_statistics(store: MatchStore, run_id: int | None = None) -> dict[str, Any]:
+    """What an interval page or overlay shows between frames, from a live store: the
+    players with frames won, each frame's scores and highest breaks, the breaks, and the
+    statistics (the fields of :func:`match_document`). For the live server
+    (``tracker/server``), e.g. as ``/api/statistics``."""
+    doc = match_document(from_store(store, run_id))
+    return {k: doc[k] for k in ("players", "best_of", "winner", "frames", "breaks",
+                                "statistics")}
+
+
 def _cell(v: Any) -> str:
     if v is None:
         return ""
