@@ -254,14 +254,15 @@ def aimed_pocket(record: Mapping[str, Any], table: TableGeometry,
     if moved < params.attempt_min_move_mm:
         return None
     heading = math.atan2(after[1] - before[1], after[0] - before[0])
+    towards: list[tuple[float, str]] = []  # (degrees off the line to the pocket, pocket)
     for name, pocket in table.pockets.items():
         target = pocket.mouth_centre
         to_pocket = _distance(before, target)
         angle = math.atan2(target[1] - before[1], target[0] - before[0]) - heading
         angle = abs(math.degrees((angle + math.pi) % (2 * math.pi) - math.pi))
         if angle <= params.attempt_max_angle_deg and moved >= params.attempt_min_travel * to_pocket:
-            return name
-    return None
+            towards.append((angle, name))
+    return min(towards)[1] if towards else None
 
 
 def is_long(record: Mapping[str, Any], ball: str | None, pocket: str | None,
