@@ -90,10 +90,33 @@ def capital(text: str) -> str:
 
 _RED_ID = re.compile(r"\b(?:(?:the|a) )?red_\d{1,2}\b")
 _POCKET_ID = re.compile(r"\b(?:baulk|middle|top)_(?:left|right)\b")
+#: References to the rules digest's cases ("(H1)", "(C40)", "(H3 default)", "(C17/C38)",
+#: "(H9-H13, H19)"): the program's own bookkeeping, not words a person reads.
+_DIGEST_REF = re.compile(r"\s*\((?:[HCD]\d{1,2}(?:\s*(?:[-/,]|and)\s*[HCD]?\d{1,2})*)(?: default)?\)")
+#: Whole phrases of the referee's notes that name the program's workings, and their words.
+_CODE_PHRASES = (
+    (re.compile(r"nomination inferred from the first contact: (?:the )?(\w+)"),
+     r"the \1 taken as the colour nominated (the first ball hit)"),
+    (re.compile(r"touching colour (?:the )?(\w+) taken as declared"),
+     r"the \1, touching the cue ball, taken as the colour nominated"),
+    (re.compile(r"play-again request inferred \(no option input\)"),
+     "taken as asked to play again (no choice was entered)"),
+)
+#: Any other machine name left in a text (``lip_drop``, ``own_spot``).
+#: (Not a file name: nothing joined to it by "." or "/".)
+_IDENTIFIER = re.compile(r"(?<![\w./])[a-z]+(?:_[a-z]+)+(?![\w./])")
 
 
 def say(text: str) -> str:
-    """Machine ids in a text turned into people's words: any ``red_NN`` (with its article)
-    becomes "a red", pocket ids their player's names. Everything else is left as it is."""
+    """Machine ids and code terms in a text turned into people's words: any ``red_NN``
+    (with its article) becomes "a red", pocket ids their player's names, the notes that
+    name the program's workings ("nomination inferred from the first contact: blue (H1
+    default)") a referee's words ("the blue taken as the colour nominated (the first ball
+    hit)"), references to the rules digest's cases ("(C40)") go, and any other
+    ``machine_name`` loses its underscores. Everything else is left as it is."""
     text = _RED_ID.sub("a red", text)
-    return _POCKET_ID.sub(lambda m: POCKET_WORDS[m.group(0)], text)
+    text = _POCKET_ID.sub(lambda m: POCKET_WORDS[m.group(0)], text)
+    for pattern, words in _CODE_PHRASES:
+        text = pattern.sub(words, text)
+    text = _DIGEST_REF.sub("", text)
+    return _IDENTIFIER.sub(lambda m: m.group(0).replace("_", " "), text)

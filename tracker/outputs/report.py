@@ -5,6 +5,9 @@ plots are PNG embedded as base64; matplotlib with the Agg backend): the match (p
 won, each frame's result), then per frame: score progression, breaks, pots by colour and
 pocket, where the cue ball stood before each stroke (heat map), a shot map (cue ball to the
 first ball hit, coloured by the call), and every stroke's call with its review notes.
+The statistics (:mod:`tracker.stats`: pot success, safeties, fouls, shot time, points per
+visit, breaks) are given over the match and per frame. A break counts every visit that
+scored, one that ends in a foul too (its points before the foul).
 Pockets are named as a player at the baulk end does (:mod:`tracker.words`).
 """
 
@@ -23,7 +26,8 @@ from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.outputs.store import MatchStore
 from tracker.server.diagram import BALL_FILL
-from tracker.words import POCKET_WORDS, VIEWPOINT, capital, pocket_words, say
+from tracker.stats import MatchStats, PlayerStats, Visit, match_stats
+from tracker.words import POCKET_WORDS, VIEWPOINT, ball_words, capital, pocket_words, say
 
 #: Plot size, inches, and resolution.
 FIG_W, FIG_H, DPI = 7.0, 3.4, 110
@@ -31,6 +35,10 @@ FIG_W, FIG_H, DPI = 7.0, 3.4, 110
 HEAT_BINS = (24, 12)
 #: Colours of the two players' lines and bars.
 PLAYER_COLOURS = ("#1f6fd1", "#d1541f")
+#: Shot map: the arrows' colours by call, and the legend's background and text (dark, so
+#: that the light "no score" arrow shows in it as it does on the cloth).
+SHOT_COLOURS = {"scored": "#33cc33", "no score": "#e6e6e6", "foul": "#ee3333"}
+LEGEND_FACE, LEGEND_TEXT = "#262626", "#ffffff"
 
 
 @dataclass
@@ -43,6 +51,8 @@ class FrameData:
     events: list[dict[str, Any]] = field(default_factory=list)
     result: dict[str, Any] | None = None
     table: TableGeometry = field(default_factory=TableGeometry.standard)
+    visits: list[Visit] = field(default_factory=list)
+    stats: dict[str, PlayerStats] = field(default_factory=dict)
 
     def score_progression(self) -> dict[str, list[int]]:
         """Each player's score after each stroke (starting at 0)."""
@@ -54,15 +64,16 @@ class FrameData:
         return out
 
     def breaks(self) -> list[tuple[str, int]]:
-        """(player, points) of every scoring visit, in order."""
-        out: list[tuple[str, int]] = []
-        for s in self.shots:
-            d = s["decision"] or {}
-            if d.get("foul") or not d.get("break"):
-                continue
-            if d.get("next_striker") != d.get("striker") or d.get("frame_over") or s is self.shots[-1]:
-                out.append((d["striker"], d["break"]))
-        return out
+        """(player, points) of every scoring visit, in order; a visit that ends in a foul
+        keeps the points it scored before it (:func:`tracker.stats.visits_of`)."""
+        return [(v.player, v.points) for v in self.visits if v.points > 0]
+
+    def score(self) -> dict[str, int]:
+        """Each player's score in the frame: its result, or after its last stroke."""
+        if self.result and self.result.get("score"):
+            return dict(self.result["score"])
+        last = (self.shots[-1]["decision"] or {}).get("score", {}) if self.shots else {}
+        return {p: int(last.get(p, 0)) for p in self.players}
 
     def pots(self) -> list[tuple[str, str]]:
         """(ball kind, pocket id) of every ball potted."""
@@ -194,6 +205,11 @@ def plot_heat(fr: FrameData) -> str:
 
 def plot_shot_map(fr: FrameData) -> str:
     """Each stroke as an arrow from the cue ball to the first ball it hit."""
+    return _png(shot_map_figure(fr))
+
+
+def shot_map_figure(fr: FrameData):
+    """The shot map's matplotlib figure (see :func:`plot_shot_map`)."""
     plt = _plt()
     fig, ax = plt.subplots(figsize=(FIG_W, FIG_H))
     _table_axes(ax, fr.table)
@@ -212,20 +228,29 @@ def plot_shot_map(fr: FrameData) -> str:
         if other not in before:
             continue
         o = before[other]
-        colour = "#e33" if d.get("foul") else ("#3c3" if sum(d.get("points", {}).values()) else "#ddd")
+        call = "foul" if d.get("foul") else ("scored" if sum(d.get("points", {}).values())
+                                             else "no score")
+        colour = SHOT_COLOURS[call]
         ax.annotate("", xy=(o[1], o[0]), xytext=(w[1], w[0]),
                     arrowprops={"arrowstyle": "->", "color": colour, "lw": 1.6}, zorder=3)
         ax.text(w[1], w[0], str(s["shot"]), color="white", fontsize=7, zorder=4)
-    ax.plot([], [], color="#3c3", label="scored")
-    ax.plot([], [], color="#ddd", label="no score")
-    ax.plot([], [], color="#e33", label="foul")
-    ax.legend(fontsize=7, loc="upper right")
+    for label, colour in SHOT_COLOURS.items():
+        ax.plot([], [], color=colour, label=label, lw=2)
+    ax.legend(fontsize=7, loc="upper right", facecolor=LEGEND_FACE, edgecolor=LEGEND_FACE,
+              labelcolor=LEGEND_TEXT, framealpha=0.9)
     ax.set_title(f"Frame {fr.number}: shot map (cue ball → first ball hit)")
-    return _png(fig)
+    return fig
 
 
 def gather(store: MatchStore, run_id: int | None = None) -> tuple[dict[str, Any], list[FrameData]]:
     """The run (latest by default) and its frames, ready to plot."""
+    run, frames, _ = gather_with_stats(store, run_id)
+    return run, frames
+
+
+def gather_with_stats(store: MatchStore, run_id: int | None = None
+                      ) -> tuple[dict[str, Any], list[FrameData], MatchStats]:
+    """:func:`gather` and the run's statistics (each frame's visits and figures filled in)."""
     run = store.run(run_id) if run_id is not None else store.latest_run()
     if run is None:
         from tracker.outputs.store import StoreError
@@ -248,7 +273,11 @@ def gather(store: MatchStore, run_id: int | None = None) -> tuple[dict[str, Any]
     for fr in frames.values():
         if fr.shots and not fr.players:
             fr.players = list((fr.shots[0]["decision"] or {}).get("score", {}))
-    return run, [frames[k] for k in sorted(frames)]
+    stats = match_stats(store.log(run["id"]), [d["decision"] for d in store.decisions(run["id"])])
+    for fr in frames.values():
+        fr.visits = [v for v in stats.visits if v.frame == fr.number]
+        fr.stats = dict(stats.per_frame.get(fr.number, {}))
+    return run, [frames[k] for k in sorted(frames)], stats
 
 
 _CSS = """body{font-family:system-ui,sans-serif;max-width:1000px;margin:1rem auto;padding:0 1rem;
@@ -256,20 +285,104 @@ color:#222}h1{font-size:1.6rem}h2{border-bottom:2px solid #1f7a3a;padding-bottom
 img{max-width:100%}.grid{display:grid;grid-template-columns:1fr 1fr;gap:.5rem}
 table{border-collapse:collapse;width:100%;font-size:.88rem}td,th{border-bottom:1px solid #ddd;
 padding:.3rem;vertical-align:top;text-align:left}.foul{color:#b00}.rev{background:#fff1d6}
-.muted{color:#666}"""
+.muted{color:#666}.lead{font-size:1.1rem;font-weight:600}
+.stats th{width:34%}.stats td{font-variant-numeric:tabular-nums}"""
+
+
+def score_words(players: list[str], score: dict[str, int]) -> str:
+    """A score as a scoreboard shows it: "Ann 5 – 6 Bob" (more players: "A 1 – B 2 – C 3")."""
+    if len(players) == 2:
+        a, b = players
+        return f"{a} {score.get(a, 0)} – {score.get(b, 0)} {b}"
+    return " – ".join(f"{p} {score.get(p, 0)}" for p in players)
+
+
+def _clock(t: float | None) -> str:
+    """Seconds of video as m:ss."""
+    if t is None:
+        return "?"
+    return f"{int(t // 60)}:{int(t % 60):02d}"
+
+
+def _n(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _of(n: int, d: int, ratio: float | None) -> str:
+    return f"{n} of {d} ({ratio:.0%})" if ratio is not None else "none attempted"
+
+
+#: The statistics table's rows: the heading and how one player's figures read.
+STAT_ROWS: tuple[tuple[str, Any], ...] = (
+    ("Pots (of pot attempts)", lambda s: _of(s.pots, s.pots + s.missed_pots, s.pot_success)),
+    ("Long pots", lambda s: _of(s.long_pots, s.long_pots + s.long_missed_pots,
+                                s.long_pot_success)),
+    ("Safeties (inferred)", lambda s: str(s.safeties)),
+    ("Fouls (points given away)", lambda s: f"{s.fouls} ({s.points_given_away})"),
+    ("Points per visit", lambda s: f"{s.points_per_visit:.1f} ({s.points_scored} in "
+                                   f"{_n(s.visits, 'visit')})" if s.points_per_visit is not None else "–"),
+    ("Average shot time", lambda s: f"{s.average_shot_time_s:.1f} s ({_n(s.timed_strokes, 'stroke')})"
+                                    if s.average_shot_time_s is not None else "–"),
+    ("Breaks of 20+ · 50+ · 100+", lambda s: " · ".join(str(n) for n in s.breaks_at_least.values())),
+    ("Highest break", lambda s: str(s.highest_break)),
+)
+
+_STATS_NOTE = ("Safeties and missed pots are inferred, not seen: a stroke that scores nothing is "
+               "a missed pot when the first ball hit went towards a pocket and most of the way "
+               "there, otherwise a safety. A long pot: the object ball a third of the table's "
+               "length or more from the pocket, the cue ball a quarter or more from the ball it "
+               "hits. A break that ends in a foul keeps the points scored before it.")
+
+
+def stats_table(players: list[str], stats: dict[str, PlayerStats]) -> str:
+    """The statistics as an HTML table: a row per figure, a column per player."""
+    cols = [p for p in players if p in stats]
+    rows = ["<table class='stats'><tr><th></th>", *(f"<th>{escape(p)}</th>" for p in cols),
+            "</tr>"]
+    for head, fn in STAT_ROWS:
+        rows.append(f"<tr><th>{head}</th>" + "".join(f"<td>{escape(fn(stats[p]))}</td>"
+                                                     for p in cols) + "</tr>")
+    return "".join(rows) + "</table>"
+
+
+def breaks_table(visits: list[Visit]) -> str:
+    """A frame's breaks: who, points, the balls in them, the strokes, when, how it ended."""
+    brk = [v for v in visits if v.points > 0]
+    if not brk:
+        return "<p class='muted'>No break.</p>"
+    rows = ["<table><tr><th>Player</th><th>Break</th><th>Balls</th><th>Strokes</th>"
+            "<th>Video time</th><th>Ended</th></tr>"]
+    for v in brk:
+        shots = f"{v.shots[0]}–{v.shots[-1]}" if len(v.shots) > 1 else str(v.shots[0])
+        rows.append(f"<tr><td>{escape(v.player)}</td><td>{v.points}</td>"
+                    f"<td>{escape(', '.join(ball_words(b) for b in v.balls))}</td><td>{shots}</td>"
+                    f"<td>{_clock(v.t_start)}–{_clock(v.t_end)}</td><td>{escape(v.ended)}</td></tr>")
+    return "".join(rows) + "</table>"
+
+
+def _title(players: list[str], frames: list[FrameData], stats: MatchStats) -> tuple[str, str]:
+    """The report's heading (the last frame's score) and the line under it (frames won)."""
+    won = score_words(players, {p: stats.frames_won.get(p, 0) for p in players})
+    lead = f"Frames won: {won} · best of {stats.best_of}"
+    if stats.winner:
+        lead += f" · {stats.winner} wins the match"
+    if not frames:
+        return " v ".join(players) or "no frame played", lead
+    last = frames[-1]
+    winner = (last.result or {}).get("winner")
+    state = f"won by {winner}" if winner else ("over" if (last.result or {}).get("end_seq")
+                                               else "in play")
+    return f"{score_words(players, last.score())} (frame {last.number}, {state})", lead
 
 
 def render(store: MatchStore, run_id: int | None = None) -> str:
     """The report's HTML."""
-    run, frames = gather(store, run_id)
-    players = run.get("players") or (frames[0].players if frames else [])
-    won = {p: 0 for p in players}
-    for fr in frames:
-        if fr.result and fr.result.get("winner") in won:
-            won[fr.result["winner"]] += 1
-    head = " – ".join(f"{escape(p)} {won[p]}" for p in players)
-    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Match report"
-             f"</title><style>{_CSS}</style></head><body><h1>Match report: {head}</h1>",
+    run, frames, stats = gather_with_stats(store, run_id)
+    players = list(run.get("players") or (frames[0].players if frames else []))
+    head, lead = _title(players, frames, stats)
+    parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Match report: "
+             f"{escape(head)}</title><style>{_CSS}</style></head><body>"
+             f"<h1>Match report: {escape(head)}</h1><p class='lead'>{escape(lead)}</p>",
              f"<p class='muted'>Video {escape(str(run['video']))} · run {run['id']} · started "
              f"{escape(run['started'])} · {escape(run['status'])} · frames are snooker frames; "
              f"pockets named {VIEWPOINT}.</p>"]
@@ -278,20 +391,28 @@ def render(store: MatchStore, run_id: int | None = None) -> str:
     parts.append("<table><tr><th>Frame</th><th>Winner</th><th>Score</th><th>Strokes</th>"
                  "<th>Fouls</th><th>Highest break</th></tr>")
     for fr in frames:
-        score = (fr.shots[-1]["decision"] or {}).get("score", {}) if fr.shots else {}
-        brk = max((b for _, b in fr.breaks()), default=0)
+        best = max(fr.visits, key=lambda v: v.points, default=None)
+        brk = f"{best.points} ({best.player})" if best and best.points else "0"
         parts.append(f"<tr><td>{fr.number}</td><td>{escape(str((fr.result or {}).get('winner') or 'not finished'))}"
-                     f"</td><td>{escape(' – '.join(f'{p} {v}' for p, v in score.items()))}</td>"
+                     f"</td><td>{escape(score_words(players, fr.score()))}</td>"
                      f"<td>{len(fr.shots)}</td><td>{sum(1 for s in fr.shots if s['foul'])}</td>"
-                     f"<td>{brk}</td></tr>")
+                     f"<td>{escape(brk)}</td></tr>")
     parts.append("</table>")
+    if stats.strokes:
+        parts.append(f"<h2 id='statistics'>Statistics: the match</h2>"
+                     f"{stats_table(players, dict(stats.match))}"
+                     f"<p class='muted'>{_STATS_NOTE}</p>")
     for fr in frames:
-        parts.append(f"<h2 id='frame-{fr.number}'>Frame {fr.number}</h2><div class='grid'>")
+        parts.append(f"<h2 id='frame-{fr.number}'>Frame {fr.number}: "
+                     f"{escape(score_words(players, fr.score()))}</h2><div class='grid'>")
         for name, fn in (("score progression", plot_scores), ("breaks", plot_breaks),
                          ("pots by colour and pocket", plot_pots),
                          ("cue-ball positions", plot_heat), ("shot map", plot_shot_map)):
             parts.append(f"<img alt='{name}' src='data:image/png;base64,{fn(fr)}'>")
-        parts.append("</div><h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
+        parts.append(f"</div><h3>Breaks</h3>{breaks_table(fr.visits)}")
+        if fr.stats and fr.shots:
+            parts.append(f"<h3>Statistics</h3>{stats_table(players, fr.stats)}")
+        parts.append("<h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
         for s in fr.shots:
             notes = "".join(f"<br><b>Review:</b> {escape(capital(say(n)))}" for n in s["needs_review"])
             cls = " class='rev'" if notes else (" class='foul'" if s["foul"] else "")

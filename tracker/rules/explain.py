@@ -17,6 +17,32 @@ _OPTION_WORDS = {
 }
 
 
+#: An operator input's kind as the call names it.
+_INPUT_WORDS = {
+    "option": "After the foul",
+    "concede": "Concession",
+    "claim": "Claim",
+    "award_frame": "Frame awarded",
+    "award_game": "Match awarded",
+    "lots": "Lots",
+    "striker": "Who is to strike",
+    "stalemate": "Stalemate",
+    "time": "Time",
+}
+
+#: Why a frame ended, in words.
+_END_WORDS = {
+    "points": "on points",
+    "conceded": "conceded",
+    "claimed": "claimed",
+    "awarded": "awarded",
+    "forfeit": "forfeited",
+    "four_snookers": "more than four snookers needed",
+    "three_failures": "a third failure to hit the ball on",
+    "time": "the time limit",
+}
+
+
 def explain(res: dict[str, Any]) -> str:
     """One output line (decision, input result, frame start/end) in a referee's words."""
     if "frame_start" in res:
@@ -26,7 +52,8 @@ def explain(res: dict[str, Any]) -> str:
         return say(_frame_end(res))
     if "input" in res:
         head = res["message"] if res["accepted"] else f"(refused) {res['message']}"
-        return say(" ".join([f"[{res['input']}] {head}.", *res.get("notes", [])]))
+        kind = _INPUT_WORDS.get(res["input"], str(res["input"]).replace("_", " ").capitalize())
+        return say(" ".join([f"{kind}: {head}.", *res.get("notes", [])]))
     if "error" in res and "striker" not in res:  # the referee could not call the stroke
         return say(f"Shot {res['shot']}: NOT CALLED: {res['error']}. NEEDS REVIEW.")
     parts = [f"Shot {res['shot']} ({res.get('player') or res['striker']}):", *_call(res)]
@@ -50,7 +77,8 @@ def explain(res: dict[str, Any]) -> str:
 def _frame_end(res: dict[str, Any]) -> str:
     score = " - ".join(f"{p} {s}" for p, s in res["score"].items())
     won = f"to {res['winner']}" if res["winner"] else "drawn"
-    text = f"Frame {res['frame_end']} {won} ({score}, {res['reason']})."
+    reason = _END_WORDS.get(res["reason"], str(res["reason"]).replace("_", " "))
+    text = f"Frame {res['frame_end']} {won} ({score}, {reason})."
     if res.get("aggregate"):
         text += " Aggregate: " + " - ".join(f"{p} {s}" for p, s in res["aggregate"].items()) + "."
     if res.get("match_over"):
