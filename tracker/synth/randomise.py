@@ -317,7 +317,7 @@ def random_faults(rng: np.random.Generator, style: RenderStyle, *, low_contrast:
         out["specular"] = float(rng.uniform(*BLOWN_SPECULAR))
     if drawn[4] < PROJECTED_RINGS_CHANCE:
         out["projected_rings"] = int(rng.integers(PROJECTED_RINGS[0], PROJECTED_RINGS[1] + 1))
-    about = {"shadow": round(out["cast_shadow"], 2),
+    about = {**({"lamps": "projector"} if lit else {}), "shadow": round(out["cast_shadow"], 2),
              "faults": "+".join(n for n, on in (
                  ("projector light", lit), ("low-contrast green", green),
                  ("navy blue", drawn[1] < NAVY_CHANCE),
