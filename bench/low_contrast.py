@@ -4,11 +4,13 @@ the disc fit (``BallDetector._fit_discs``, for balls under ``detect.LOW_CONTRAST
 faint balls) and without it (the share set to 0 and the fit made to leave every centre where
 it was); its centre's error against the rendered truth, in radii.
 
-    .venv/bin/python bench/low_contrast.py [CASES] [--figure]
+    .venv/bin/python bench/low_contrast.py [SEEDS] [--figure] [--any-light]
 
 Each case is the harder world's overhead draw of one seed (``randomise.draw(seed, "overhead",
-low_contrast=True)``: its camera, cloth, lamps, cast shadows; the green drawn nearly the
-cloth's colour) with the balls on their spots, the green moved to a random place on the bed
+low_contrast=True, projector=True)``: its camera, cloth and cast shadows, under a
+projector's light as over the lab's table, the green drawn nearly the cloth's colour; with
+``--any-light`` the draw's own lamps instead; seeds whose cloth is blue have no such green and
+are left out) with the balls on their spots, the green moved to a random place on the bed
 (at least 250 mm from the cushions) and the white beside the D. The detector is given the
 exact camera and learns the cloth and the colours from the picture itself, as the
 hard-world tests do. A green is found when a detection lies within a radius of its true
@@ -130,7 +132,7 @@ def figure(result: dict[str, Any], path: Path, n: int = 6) -> None:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n = int(args[0]) if args else 14
-    res = measure(list(range(n)))
+    res = measure(list(range(n)), None if "--any-light" in sys.argv else True)
     for r in res["rows"]:
         print(f"seed {r['seed']:3d}  share {r['with']['share']:.2f}  without {r['without']['error_radii']:.3f} "
               f"({r['without']['colour']})  with {r['with']['error_radii']:.3f} ({r['with']['colour']})  "
