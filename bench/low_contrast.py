@@ -4,13 +4,13 @@ the disc fit (``BallDetector._fit_discs``, for balls under ``detect.LOW_CONTRAST
 faint balls) and without it (the share set to 0 and the fit made to leave every centre where
 it was); its centre's error against the rendered truth, in radii.
 
-    .venv/bin/python bench/low_contrast.py [SEEDS] [--figure] [--any-light]
+    .venv/bin/python bench/low_contrast.py [SEEDS] [--figure] [--any-light] [--no-shadows]
 
 Each case is the harder world's overhead draw of one seed (``randomise.draw(seed, "overhead",
 low_contrast=True, projector=True)``: its camera, cloth and cast shadows, under a
 projector's light as over the lab's table, the green drawn nearly the cloth's colour; with
 ``--any-light`` the draw's own lamps instead; seeds whose cloth is blue have no such green and
-are left out) with the balls on their spots, the green moved to a random place on the bed
+are left out; ``--no-shadows``: the same cases with no cast shadow, contact shadows only) with the balls on their spots, the green moved to a random place on the bed
 (at least 250 mm from the cushions) and the white beside the D. The detector is given the
 exact camera and learns the cloth and the colours from the picture itself, as the
 hard-world tests do. A green is found when a detection lies within a radius of its true
@@ -33,15 +33,20 @@ ROOT = Path(__file__).resolve().parents[1]
 LAB_MEDIAN_RADII = {"without": 0.23, "with": 0.06}
 
 
-def case(seed: int, projector: bool | None = True) -> dict[str, Any]:
+def case(seed: int, projector: bool | None = True, shadows: bool = True) -> dict[str, Any]:
     """One case: the draw, the layout, the rendered picture, the green's true image centre
-    (``projector``: True, the lab's light; None: whatever light the world draws)."""
+    (``projector``: True, the lab's light; None: whatever light the world draws; ``shadows``
+    False: no cast shadows)."""
+    import dataclasses
+
     from calibration.table import STANDARD_TABLE as T
     from tracker.rules.snooker import SnookerRules
     from tracker.synth.randomise import draw
     from tracker.synth.render import Renderer
 
     d = draw(seed, "overhead", low_contrast=True, projector=projector)
+    if not shadows:
+        d.style = dataclasses.replace(d.style, cast_shadow=0.0)
     rng = np.random.default_rng([seed, 30, 1])
     layout = SnookerRules().setup_positions()
     layout["green"] = (float(rng.uniform(250, T.width - 250)), float(rng.uniform(250, T.length - 250)))
@@ -84,11 +89,11 @@ def place_green(c: dict[str, Any], disc_fit: bool) -> dict[str, Any]:
             "colour": CLASSES[found.cls[j]], "share": share}
 
 
-def measure(seeds: list[int], projector: bool | None = True) -> dict[str, Any]:
+def measure(seeds: list[int], projector: bool | None = True, shadows: bool = True) -> dict[str, Any]:
     """Both placements of every case's green; medians and counts."""
     rows = []
     for s in seeds:
-        c = case(s, projector)
+        c = case(s, projector, shadows)
         if not c["draw"].style.ball_rgb or c["draw"].style.ball_rgb[0][0] != "green":
             continue  # a blue cloth: no green is nearly its colour
         rows.append({"seed": s, "case": c, "without": place_green(c, False), "with": place_green(c, True)})
@@ -132,11 +137,11 @@ def figure(result: dict[str, Any], path: Path, n: int = 6) -> None:
 def main() -> None:
     args = [a for a in sys.argv[1:] if not a.startswith("--")]
     n = int(args[0]) if args else 14
-    res = measure(list(range(n)), None if "--any-light" in sys.argv else True)
+    res = measure(list(range(n)), None if "--any-light" in sys.argv else True, "--no-shadows" not in sys.argv)
     for r in res["rows"]:
         print(f"seed {r['seed']:3d}  share {r['with']['share']:.2f}  without {r['without']['error_radii']:.3f} "
               f"({r['without']['colour']})  with {r['with']['error_radii']:.3f} ({r['with']['colour']})  "
-              f"{r['case']['draw'].about['lamps']}, shadow {r['case']['draw'].about['shadow']}")
+              f"{r['case']['draw'].about['lamps']}, shadow {r['case']['draw'].style.cast_shadow:.2f}")
     for k in ("without", "with"):
         s = res[k]
         print(f"{k} the disc fit: found {s['found']} of {s['cases']}, median {s['median_radii']:.3f} radii "
