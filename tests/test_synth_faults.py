@@ -176,10 +176,10 @@ def test_a_green_beside_its_long_cast_shadow_is_placed_on_the_ball():
                    reason="a prediction of the harder world, not fixed: rings "
                    "seen at an angle are found as balls")
 def test_projected_rings_seen_from_a_tv_angle_are_no_balls():
-    """Draw 1 (TV, 25 degrees up) with its real faults: four rings projected on the bare cloth
-    (the lab's projector; the lab's camera looks straight down). Seen at a low angle they are
-    squashed ellipses whose crossings and near sides are ball-sized: 5 balls are found on
-    bare cloth. Expected to fail (strict) until the detector refuses them."""
+    """Draw 1 (TV, 25 degrees up) with its real faults: eight rings projected on the bare
+    cloth (the lab's projector; the lab's camera looks straight down). Seen at a low angle
+    they are squashed ellipses whose crossings and near sides are ball-sized: 7 balls are
+    found on bare cloth. Expected to fail (strict) until the detector refuses them."""
     d = draw(1, "tv")
     assert d.style.projected_rings > 0
     img = Renderer(d.camera, T, d.style).render({})
@@ -211,7 +211,7 @@ def test_the_disc_fit_never_moves_a_green_further_than_its_centroid_under_the_dr
                    "under eight lamps reads pink")
 def test_under_blown_highlights_the_cue_ball_still_reads_white():
     """Draw 5 (overhead, tournament blue cloth, a canopy of eight lamps) with its real faults:
-    highlights 2.2 bright (blown highlights; stock 0.9). The cue ball is found where it is
+    highlights 2.9 bright (blown highlights; stock 0.9). The cue ball is found where it is
     but read as pink, like the pink beside it (with the stock highlights and the same
     shadows it reads white; ``tests/test_blown_highlights.py`` has the pink's side of this,
     on the draw without the faults). Expected to fail (strict) until it reads white."""

@@ -34,7 +34,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE, TableGeometry
-from tracker.synth.render import RenderStyle
+from tracker.synth.render import CLOTH_RGB, RenderStyle
 
 #: Horizontal field of view of every camera drawn, degrees.
 HFOV_DEG = (50.0, 80.0)
@@ -298,14 +298,15 @@ def random_faults(rng: np.random.Generator, style: RenderStyle, *, low_contrast:
     balls: list[tuple[str, tuple[float, float, float]]] = []
     drawn = rng.random(6)
     lit = projector if projector is not None else bool(drawn[5] < PROJECTOR_CHANCE)
-    light = projector_light(rng, style.cloth_rgb or (0.10, 0.58, 0.10))
+    light = projector_light(rng, style.cloth_rgb or CLOTH_RGB)
     if lit:
         out.update(light)
-    cloth = out.get("cloth_rgb", style.cloth_rgb or (0.10, 0.58, 0.10))
+    cloth = out.get("cloth_rgb", style.cloth_rgb or CLOTH_RGB)
     green = low_contrast if low_contrast is not None else bool(drawn[0] < LOW_CONTRAST_CHANCE)
     green = green and cloth[1] >= cloth[2]  # (a green nearly a blue cloth's colour is a blue)
+    green_rgb = low_contrast_green(rng, cloth)  # (drawn either way: forcing one changes no other)
     if green:
-        balls.append(("green", low_contrast_green(rng, cloth)))
+        balls.append(("green", green_rgb))
     if drawn[1] < NAVY_CHANCE:
         balls.append(("blue", tuple(float(rng.uniform(lo, hi)) for lo, hi in NAVY_RGB)))  # type: ignore[misc]
     if balls:
