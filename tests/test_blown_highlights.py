@@ -18,7 +18,7 @@ from tracker.synth.render import Renderer
 
 def _pink_and_cue():
     """(detector, picture, pixel centres (2, 2) of the pink on its spot and the cue ball)."""
-    d = draw(5, "overhead")
+    d = draw(5, "overhead", faults=False)
     cal = true_profile(d.camera, T)
     layout = SnookerRules().setup_positions()
     layout["white"] = (1000.0, 600.0)

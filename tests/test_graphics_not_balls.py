@@ -20,7 +20,7 @@ from tracker.synth.render import Renderer
 def _with_figures():
     """A rendered rack with the cue ball in the D, and white figures written on the cloth
     across the bed near the far cushion (ball-high strokes, each figure smaller than a ball)."""
-    d = draw(5, "overhead")
+    d = draw(5, "overhead", faults=False)
     cal = true_profile(d.camera, T)
     layout = SnookerRules().setup_positions()
     layout["white"] = (1000.0, 600.0)

@@ -13,13 +13,19 @@ One draw (:func:`draw`) picks, from a seed:
   bar and a channel logo over the picture;
 - the players (:func:`random_outfit`): waistcoats, shirt sleeves (white too), skin, cue;
 - the timing (always): each strike at a random moment within a frame interval, and motion blur
-  integrated over the exposure along the true path (a strike or a pot inside the exposure).
+  integrated over the exposure along the true path (a strike or a pot inside the exposure);
+- the real faults found so far (:func:`random_faults`, docs/SYNTHETIC.md's table of each
+  fault, its property and where it was seen): shadows cast beside every ball away from the
+  lamps, a green nearly the cloth's colour, a navy blue, dark pocket fittings, blown
+  highlights, projected rings; drawn from a stream of their own, so the camera, look and
+  players of a seed are what they were before these were added.
 
 Tunables are the ranges below, named in one place.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass, field
 from typing import Any
@@ -28,7 +34,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE, TableGeometry
-from tracker.synth.render import RenderStyle
+from tracker.synth.render import CLOTH_RGB, RenderStyle
 
 #: Horizontal field of view of every camera drawn, degrees.
 HFOV_DEG = (50.0, 80.0)
@@ -67,6 +73,43 @@ SCORE_BAR_CHANCE = 0.5
 LOGO_CHANCE = 0.5
 #: Chance of a white shirt sleeve (the rest: dark or coloured).
 WHITE_SLEEVE_CHANCE = 0.3
+
+# Real faults as properties (:func:`random_faults`; where each was seen: docs/SYNTHETIC.md).
+#: Share of the cloth's light straight from the lamps (how dark a ball's cast shadow is),
+#: the lamps' glowing width (mm: how soft its edge is), how much colour the shadow loses.
+CAST_SHADOW = (0.25, 0.7)
+LAMP_SIZE_MM = (60.0, 400.0)
+SHADOW_GREY = (0.0, 0.6)
+#: Chance of a green nearly the cloth's colour (the lab's teal green on its teal cloth): the
+#: cloth's own colour, its saturation times LOW_CONTRAST_SATURATION, its brightness times
+#: LOW_CONTRAST_LIGHT.
+LOW_CONTRAST_CHANCE = 0.35
+LOW_CONTRAST_SATURATION = (1.3, 2.2)
+LOW_CONTRAST_LIGHT = (0.75, 1.05)
+#: Chance of a navy blue (a dark blue on a dark or blue cloth), its colour's range per channel.
+NAVY_CHANCE = 0.25
+NAVY_RGB = ((0.0, 0.05), (0.03, 0.12), (0.18, 0.40))
+#: Chance of dark pocket fittings (black leather or a dark fascia at the jaws), their grey.
+DARK_FITTINGS_CHANCE = 0.4
+DARK_FITTING_GREY = (0.03, 0.15)
+#: Chance of lamp highlights bright enough to blow a ball's core out, their brightness (the
+#: stock 0.9).
+BLOWN_HIGHLIGHT_CHANCE = 0.3
+BLOWN_SPECULAR = (1.5, 3.0)
+#: Chance of a projector's light over the table (the lab's): one lamp high above, off to a
+#: side (x, y as fractions of the table, z mm), the balls lit evenly by the room (ambient,
+#: lamp light on the balls), the cloth washed grey by its light (share of grey), its shadows
+#: greyer and darker (cast shadow, shadow grey).
+PROJECTOR_CHANCE = 0.15
+PROJECTOR_AT = ((0.2, 0.8), (0.2, 0.8), (1500.0, 3000.0))
+PROJECTOR_AMBIENT = (0.5, 0.7)
+PROJECTOR_BALL_LIGHT = (0.3, 0.5)
+PROJECTOR_WASH = (0.2, 0.5)
+PROJECTOR_SHADOW = (0.35, 0.6)
+PROJECTOR_SHADOW_GREY = (0.5, 0.9)
+#: Chance of rings projected on the cloth (the lab's projector), how many.
+PROJECTED_RINGS_CHANCE = 0.2
+PROJECTED_RINGS = (2, 10)
 
 
 @dataclass
@@ -218,12 +261,86 @@ def random_outfit(rng: np.random.Generator) -> dict[str, tuple[int, int, int]]:
             "placing": bgr(skin * rng.uniform(0.9, 1.1))}
 
 
-def draw(seed: int, kind: str, t: TableGeometry = STANDARD_TABLE) -> WorldDraw:
-    """The harder world's camera, look and players for ``seed`` (same seed, same draw)."""
+def low_contrast_green(rng: np.random.Generator, cloth: tuple[float, float, float]
+                       ) -> tuple[float, float, float]:
+    """A green ball's colour (RGB 0..1) nearly ``cloth``'s: the cloth's hue, more saturated
+    (LOW_CONTRAST_SATURATION), about as bright (LOW_CONTRAST_LIGHT), as the lab's teal green
+    on its teal cloth."""
+    c = np.array(cloth, float)
+    grey = c.mean()
+    rgb = (grey + (c - grey) * rng.uniform(*LOW_CONTRAST_SATURATION)) * rng.uniform(*LOW_CONTRAST_LIGHT)
+    return tuple(float(v) for v in np.clip(rgb, 0.0, 1.0))  # type: ignore[return-value]
+
+
+def projector_light(rng: np.random.Generator, cloth: tuple[float, float, float]) -> dict[str, Any]:
+    """``RenderStyle`` fields of a projector's light over the table (PROJECTOR_*): one lamp
+    high above and off to a side, balls lit evenly, the cloth washed grey, grey shadows."""
+    (xa, xb), (ya, yb), (za, zb) = PROJECTOR_AT
+    c = np.array(cloth, float)
+    wash = rng.uniform(*PROJECTOR_WASH)
+    return {"lamps": ((float(rng.uniform(xa, xb)), float(rng.uniform(ya, yb)), float(rng.uniform(za, zb))),),
+            "ambient": float(rng.uniform(*PROJECTOR_AMBIENT)),
+            "lamp_strength": float(rng.uniform(*PROJECTOR_BALL_LIGHT)),
+            "cloth_rgb": tuple(float(v) for v in c * (1 - wash) + c.mean() * wash),
+            "cast_shadow": float(rng.uniform(*PROJECTOR_SHADOW)),
+            "shadow_grey": float(rng.uniform(*PROJECTOR_SHADOW_GREY))}
+
+
+def random_faults(rng: np.random.Generator, style: RenderStyle, *, low_contrast: bool | None = None,
+                  projector: bool | None = None) -> tuple[dict[str, Any], dict[str, Any]]:
+    """The real faults found so far as properties of one draw: ``RenderStyle`` fields to
+    replace in ``style`` (cast shadows always; a projector's light, a low-contrast green, a
+    navy blue, dark pocket fittings, blown highlights and projected rings each by its chance;
+    ``low_contrast`` and ``projector`` True or False force theirs) and what was drawn."""
+    out: dict[str, Any] = {"cast_shadow": float(rng.uniform(*CAST_SHADOW)),
+                           "lamp_size_mm": float(rng.uniform(*LAMP_SIZE_MM)),
+                           "shadow_grey": float(rng.uniform(*SHADOW_GREY))}
+    balls: list[tuple[str, tuple[float, float, float]]] = []
+    drawn = rng.random(6)
+    lit = projector if projector is not None else bool(drawn[5] < PROJECTOR_CHANCE)
+    light = projector_light(rng, style.cloth_rgb or CLOTH_RGB)
+    if lit:
+        out.update(light)
+    cloth = out.get("cloth_rgb", style.cloth_rgb or CLOTH_RGB)
+    green = low_contrast if low_contrast is not None else bool(drawn[0] < LOW_CONTRAST_CHANCE)
+    green = green and cloth[1] >= cloth[2]  # (a green nearly a blue cloth's colour is a blue)
+    green_rgb = low_contrast_green(rng, cloth)  # (drawn either way: forcing one changes no other)
+    if green:
+        balls.append(("green", green_rgb))
+    if drawn[1] < NAVY_CHANCE:
+        balls.append(("blue", tuple(float(rng.uniform(lo, hi)) for lo, hi in NAVY_RGB)))  # type: ignore[misc]
+    if balls:
+        out["ball_rgb"] = tuple(balls)
+    if drawn[2] < DARK_FITTINGS_CHANCE:
+        g = float(rng.uniform(*DARK_FITTING_GREY))
+        out["fitting_rgb"] = (g, g * 0.9, g * 0.8)
+    if drawn[3] < BLOWN_HIGHLIGHT_CHANCE:
+        out["specular"] = float(rng.uniform(*BLOWN_SPECULAR))
+    if drawn[4] < PROJECTED_RINGS_CHANCE:
+        out["projected_rings"] = int(rng.integers(PROJECTED_RINGS[0], PROJECTED_RINGS[1] + 1))
+    about = {**({"lamps": "projector"} if lit else {}), "shadow": round(out["cast_shadow"], 2),
+             "faults": "+".join(n for n, on in (
+                 ("projector light", lit), ("low-contrast green", green),
+                 ("navy blue", drawn[1] < NAVY_CHANCE),
+                 ("dark fittings", "fitting_rgb" in out), ("blown highlights", "specular" in out),
+                 ("projected rings", "projected_rings" in out)) if on) or "none"}
+    return out, about
+
+
+def draw(seed: int, kind: str, t: TableGeometry = STANDARD_TABLE, *, faults: bool = True,
+         low_contrast: bool | None = None, projector: bool | None = None) -> WorldDraw:
+    """The harder world's camera, look and players for ``seed`` (same seed, same draw), with
+    the real faults of :func:`random_faults` (``low_contrast``, ``projector``: force those;
+    ``faults`` False: none of them, the draw as it was before they were added)."""
     rng = np.random.default_rng([seed, 0 if kind == "overhead" else 1, 12])
     cam, cam_about = random_camera(rng, kind, t)
     style, style_about = random_style(rng, seed)
     outfit = random_outfit(rng)
+    fault_kw, fault_about = random_faults(np.random.default_rng([seed, 0 if kind == "overhead" else 1, 30]),
+                                        style, low_contrast=low_contrast, projector=projector)
+    if not faults:
+        fault_kw, fault_about = {}, {}
+    style = dataclasses.replace(style, **fault_kw)
     return WorldDraw(seed, kind, cam, style, outfit, (style.exposure_s, EXPOSURE_SAMPLES),
-                     {**cam_about, **style_about,
+                     {**cam_about, **style_about, **fault_about,
                       "sleeve": "white" if min(outfit["arm"]) > 190 else "dark/coloured"})

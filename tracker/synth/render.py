@@ -5,7 +5,8 @@ vignetting) is ray-cast once per camera: every pixel's ray is cut with the cloth
 (z = 0) and with the cushion-nose plane (z = 33.3 mm), and a top-down texture is sampled with
 ``cv2.remap``. Per frame only the balls are ray-traced, each in its own small image box:
 lit spheres (two lamps, diffuse + specular highlight) whose centres sit at z = R, with contact
-shadows on the cloth, motion blur for moving balls, occluders (player, arm, cue, hands),
+shadows on the cloth (and, when the style asks, the shadows each lamp casts beside the ball:
+:mod:`tracker.synth.shadows`), motion blur for moving balls, occluders (player, arm, cue, hands),
 sensor noise. Video compression happens in the writer.
 """
 
@@ -20,6 +21,7 @@ import numpy as np
 
 from calibration.camera import CameraModel
 from calibration.table import TableGeometry
+from tracker.synth.shadows import darkening, shadow_extent
 
 #: Ball colours, linear-ish RGB 0..1 (chosen against broadcast stills).
 BALL_RGB: dict[str, tuple[float, float, float]] = {
@@ -69,6 +71,21 @@ class RenderStyle:
         jpeg_quality: JPEG compression of each frame (1..100; 0: none).
         score_bar: draw a broadcast score bar over the bottom of the picture.
         logo: draw a channel logo (a half-transparent badge with letters) in a top corner.
+
+    Real faults turned into properties (docs/SYNTHETIC.md, "The harder world"; the defaults
+    leave every render as it was):
+
+    Attributes:
+        cast_shadow: share (0..1) of the cloth's light that comes straight from the lamps, so
+            the darkness of the shadow each lamp casts beside a ball where that lamp gives
+            all the light (0: contact shadows only, as before).
+        lamp_size_mm: each lamp's glowing width, mm: how soft the cast shadows' edges are.
+        shadow_grey: 0..1, how much of the cloth's colour a cast shadow loses (the lamps'
+            light is what shows the cloth's colour: a projector over the lab's teal cloth).
+        ball_rgb: ball colours replacing the stock ones, ``(name, (r, g, b))`` pairs, RGB
+            0..1 (``red`` for every red): a green nearly the cloth's colour, a navy blue.
+        fitting_rgb: the pocket fittings' colour, RGB 0..1 (None: the stock leather).
+        specular: brightness of the balls' lamp highlights (0.9: stock; more blows them out).
     """
 
     noise_sigma: float = 2.5
@@ -89,6 +106,12 @@ class RenderStyle:
     jpeg_quality: int = 0
     score_bar: bool = False
     logo: bool = False
+    cast_shadow: float = 0.0
+    lamp_size_mm: float = 200.0
+    shadow_grey: float = 0.0
+    ball_rgb: tuple[tuple[str, tuple[float, float, float]], ...] = ()
+    fitting_rgb: tuple[float, float, float] | None = None
+    specular: float = 0.9
 
 
 @dataclass
@@ -121,6 +144,9 @@ class Renderer:
         self.lamps = np.array([[table.width * fx, table.length * fy, z] for fx, fy, z in lamps],
                               np.float32)
         self.cloth_rgb = self.style.cloth_rgb or CLOTH_RGB
+        self.ball_rgb = {**BALL_RGB, **dict(self.style.ball_rgb)}
+        #: pixels where the camera sees the bed's cloth (the cast shadows fall there only)
+        self.cloth_px = np.zeros((h, w), bool)
         # the picture's colour gains (BGR): light colour and exposure; None when neutral, so
         # the stock renders stay byte for byte what they were
         gains = np.array(kelvin_gains(self.style.colour_temperature_k)[::-1]) * self.style.exposure
@@ -171,7 +197,8 @@ class Renderer:
         cv2.rectangle(tex, to_px(-d, -d), to_px(t.width + d, t.length + d), cush.tolist(), -1)
         for p in t.pockets.values():
             fx, fy = p.fall
-            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)), FITTING_RGB[::-1], -1, cv2.LINE_AA)
+            cv2.circle(tex, to_px(fx, fy), int(round(115 / k)),
+                       (self.style.fitting_rgb or FITTING_RGB)[::-1], -1, cv2.LINE_AA)
         cv2.rectangle(tex, to_px(0, 0), to_px(t.width, t.length), self.cloth_rgb[::-1], -1)
         # cloth nap texture
         noise = self.rng.normal(0, 1, (H // 2, W // 2)).astype(np.float32)
@@ -229,6 +256,7 @@ class Renderer:
         for p in t.pockets.values():
             in_pocket |= np.hypot(top_xy[..., 0] - p.fall[0], top_xy[..., 1] - p.fall[1]) < p.mouth_width
         under_nose &= ~in_pocket
+        self.cloth_px = ~on_rail_top & ~outside(self.plane_xy)
         xy = np.where(on_rail_top[..., None], top_xy, self.plane_xy)
         # pockets are holes: look through them to the cloth-level texture
         map_x = ((xy[..., 0] - x0) / k).astype(np.float32)
@@ -270,7 +298,7 @@ class Renderer:
         tt = -b - np.sqrt(np.maximum(disc, 0))
         p = self.cam_centre + d * tt[..., None]
         n = (p - centre) / r
-        base = np.array(ball_colour(ball)[::-1], np.float32)
+        base = np.array(self.ball_rgb["red" if ball.startswith("red") else ball][::-1], np.float32)
         lit = np.full(n.shape[:2], self.style.ambient, np.float32)
         spec = np.zeros(n.shape[:2], np.float32)
         view = -d
@@ -281,7 +309,7 @@ class Renderer:
             hv = ldir + view
             hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
             spec += np.clip((n * hv).sum(-1), 0, 1) ** 60
-        col = base[None, None, :] * lit[..., None] + 0.9 * spec[..., None]
+        col = base[None, None, :] * lit[..., None] + self.style.specular * spec[..., None]
         return col, alpha
 
     def _shadow(self, img: np.ndarray, centre: np.ndarray) -> None:
@@ -298,6 +326,37 @@ class Renderer:
         d2 = ((xy[..., 0] - centre[0]) ** 2 + (xy[..., 1] - centre[1]) ** 2) / (r * r)
         f = 1.0 - 0.55 * np.exp(-d2 * 1.3)
         img[y0:y1, x0:x1] = (img[y0:y1, x0:x1] * f[..., None]).astype(np.uint8)
+
+    def _cast_shadow(self, img: np.ndarray, centre: np.ndarray) -> None:
+        """Darken (and grey) the cloth where the ball at ``centre`` (3,) mm hides the lamps
+        (:func:`tracker.synth.shadows.darkening`), by ``style.cast_shadow`` where it hides
+        all the light; in place on ``img`` (BGR uint8)."""
+        st = self.style
+        ext = shadow_extent(centre, self.lamps.astype(np.float64), self.table.ball_radius,
+                            st.lamp_size_mm)
+        if ext is None:
+            return
+        xa, ya, xb, yb = ext
+        pts = self.camera.project(np.array([[xa, ya, 0.0], [xa, yb, 0.0], [xb, ya, 0.0], [xb, yb, 0.0]]))
+        w, h = self.size
+        x0, y0 = np.maximum(np.floor(pts.min(0)).astype(int) - 2, 0)
+        x1, y1 = np.minimum(np.ceil(pts.max(0)).astype(int) + 3, (w, h))
+        if x1 <= x0 or y1 <= y0:
+            return
+        on = self.cloth_px[y0:y1, x0:x1]
+        if not on.any():
+            return
+        xy = self.plane_xy[y0:y1, x0:x1][on].astype(np.float64)
+        dark = darkening(xy, centre, self.lamps.astype(np.float64), self.table.ball_radius,
+                         st.lamp_size_mm, st.lamp_spread_mm)
+        if not (dark > 1e-3).any():
+            return
+        region = img[y0:y1, x0:x1]
+        px = region[on].astype(np.float32)
+        grey = px.mean(1, keepdims=True)
+        mix = (st.shadow_grey * dark)[:, None]
+        px = (px * (1.0 - mix) + grey * mix) * (1.0 - st.cast_shadow * dark)[:, None]
+        region[on] = np.clip(px + 0.5, 0, 255).astype(np.uint8)
 
     def render(
         self,
@@ -328,6 +387,9 @@ class Renderer:
         for c in centres.values():
             if c[2] <= r + 1:
                 self._shadow(img, c)
+        if self.style.cast_shadow > 0:
+            for c in centres.values():
+                self._cast_shadow(img, c)
         paths = smear or {}
         for b, path in paths.items():
             seen = path[np.isfinite(path[:, 0])]
