@@ -38,6 +38,7 @@ from calibration.finder import TableNotFound
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
 from tracker.evaluate import replace_section
+from tracker.footage_split import split_of
 from tracker.perception.calibrate import calibrate_image
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -122,7 +123,7 @@ def truth_lines(rows: list[dict]) -> list[str]:
            "|---|---|---|---|---|---|---|---|"]
     allspots = []
     for r in rows:
-        name = r["image"].split("/")[-1]
+        name = f"{r['image'].split('/')[-1]} ({split_of(r['image'])})"
         if "error" in r:
             out.append(f"| {name} | refused: {r['error']} | | | | | | |")
             continue
@@ -162,7 +163,10 @@ def main() -> None:
         return
     rows = []
     for f in sorted(LABELS.glob("*.json")):
-        row = run_one(json.loads(f.read_text()))
+        label = json.loads(f.read_text())
+        if "image" not in label:
+            continue  # not a still's markings (the clips' labels, the footage split)
+        row = run_one(label)
         rows.append(row)
         print(json.dumps(row))
     spots = [e for r in rows for e in r.get("spots", {}).values()]
