@@ -522,9 +522,9 @@ def _new_run_options(args: argparse.Namespace, out: Path):
     """The options of a new run, checked; a folder that holds a run is refused unless
     ``--force``."""
     from calibration.limits import REALTIME_SPEED
-    from tracker.live import is_live_spec
     from tracker.resume import RunOptions, holds_run
     from tracker.samples import SampleMissing, sample_video
+    from tracker.sources import is_live_spec
 
     try:
         video = Path(args.video) if args.video else sample_video()

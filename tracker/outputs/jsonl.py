@@ -19,7 +19,7 @@ from tracker.records.shot import Record
 if TYPE_CHECKING:
     from tracker.pipeline import RefereeRun
 
-from tracker.pipeline import RunListener
+from tracker.listeners import RunListener
 
 #: The files a run writes into its output folder.
 LOG_NAME = "match.log.jsonl"

@@ -16,9 +16,9 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType, Shot
 from tracker.words import balls_words, cushion_words, the_ball
@@ -98,11 +98,6 @@ UNSEEN_CONTACT_CONFIDENCE = 0.5
 #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
 #: is reported for review (disturbed by a player, or moved by the referee?), mm.
 BETWEEN_STROKES_MOVE_MM = 20.0
-#: A ball against a cushion is known to this many image pixels along the cushion's normal
-#: (a far cushion of a TV view: a pixel is several mm there; the shading and the cushion's
-#: edge move a ball's centre by a pixel or two): its contact is taken within a radius, a
-#: frame's travel and this much of the face.
-CUSHION_ERROR_PX = 3.0
 
 
 @dataclass
@@ -165,75 +160,129 @@ class StrokeDetector:
         if prev is None:
             return None
         if self.stroke is None:
-            if not st.moving:
-                self._moved_between_strokes(st)
-                self.last_rest_pos = dict(st.pos)
-            # the cue ball at rest (hidden by the player addressing it counts as at rest); a
-            # hand moving it, or its return from a pocket, starts the count again
-            if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
-                self.white_rest_frames += 1
-            elif B.WHITE not in st.moving:
-                self.white_rest_frames = 0
-            if B.WHITE not in st.moving:
-                self.white_left = None
-            elif self.white_left is None and B.WHITE in prev.pos:
-                self.white_left = (prev.t, prev.pos[B.WHITE])
-            settled_before = self.white_rest_frames > int(WHITE_REST_S * self.fps)
-            if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
-                self.white_gone = None
-            elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
-                self.white_gone = (prev.t, st.pos[B.WHITE])
-            if self._unseen_strike(prev, st):
-                return None
-            if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
-                v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
-                # struck while hidden at rest (a player addressing it): followed again from its
-                # second sighting out of hiding; the first says its speed and the strike's time
-                hidden = st.emerged.get(B.WHITE)
-                if hidden is not None:
-                    v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
-                         / max(st.t - hidden[0], 1e-6))
-                # the cue ball may hit a ball within the first frame, and that ball may show
-                # its motion a frame before the cue ball does: what matters is that
-                # everything was at rest just before
-                first = self.recent[0] if len(self.recent) == 3 else prev
-                others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
-                if prev.moving and not first.moving:
-                    prev = first
-                settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
-                speed = float(np.linalg.norm(v))
-                soft = speed <= STRIKE_SPEED_MM_S
-                if soft and B.WHITE in first.pos:
-                    # it may stop dead at the contact: its speed over the frame before counts
-                    speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
-                                                                        first.pos[B.WHITE]))) * self.fps)
-                struck = not soft or (speed > SOFT_STRIKE_SPEED_MM_S and bool(st.moving - {B.WHITE}))
-                if struck and others_still and settled:
-                    before = dict(self.last_rest_pos) or dict(prev.pos)
-                    before[B.WHITE] = prev.pos[B.WHITE]
-                    t0 = prev.t + 0.5 / self.fps
-                    if hidden is not None:
-                        t0 = hidden[0] - 0.5 / self.fps  # within the frame before it was seen
-                    elif soft and self.white_left is not None:
-                        # it has been rolling gently since it left rest
-                        t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
-                        before[B.WHITE] = self.white_left[1]
-                    self.white_rest_frames = 0
-                    self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
-                                          white_speeds=[speed])
-                    self.pending_review, self.replacing = [], False
-                    self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
-                    for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
-                        self._record(r)
-                    if hidden is not None:
-                        self._out_of_hiding(*hidden, before[B.WHITE])
-                    for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
-                        for b in self._in_order(r.moving - {B.WHITE}, r):
-                            if b not in self.stroke.started:
-                                self.stroke.started[b] = r.t
-                                self._contact(b, r)
+            self._between_strokes(prev, st)
             return None
+        return self._during_stroke(prev, st)
+
+    # --- the public interface for the run (the referee and the pipeline) -------------------
+    @property
+    def under_way(self) -> bool:
+        """Whether a stroke is under way (struck, not yet ended)."""
+        return self.stroke is not None
+
+    @property
+    def quiet_since(self) -> float | None:
+        """Since when (s) every ball of the stroke under way has been at rest, balls about to
+        be potted aside (:meth:`stirring`); None: no stroke, or a ball still moving."""
+        return self.stroke.quiet_since if self.stroke is not None else None
+
+    @property
+    def last_state(self) -> TableState | None:
+        """The last tracked frame fed (:meth:`update`), None before the first."""
+        return self.prev
+
+    def note_for_review(self, note: str) -> None:
+        """A review note for the stroke under way, or when none is, for the next one."""
+        if self.stroke is not None:
+            self.stroke.review.append(note)
+        else:
+            self.pending_review.append(note)
+
+    def note_for_next_stroke(self, note: str) -> None:
+        """A review note for the next stroke to start."""
+        self.pending_review.append(note)
+
+    # --- between strokes: waiting for a strike ---------------------------------------------
+    def _between_strokes(self, prev: TableState, st: TableState) -> None:
+        """One frame with no stroke under way: balls moved by hand noted, the cue ball's rest
+        counted, and a stroke started when it is struck (seen, or unseen)."""
+        if not st.moving:
+            self._moved_between_strokes(st)
+            self.last_rest_pos = dict(st.pos)
+        # the cue ball at rest (hidden by the player addressing it counts as at rest); a
+        # hand moving it, or its return from a pocket, starts the count again
+        if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
+            self.white_rest_frames += 1
+        elif B.WHITE not in st.moving:
+            self.white_rest_frames = 0
+        if B.WHITE not in st.moving:
+            self.white_left = None
+        elif self.white_left is None and B.WHITE in prev.pos:
+            self.white_left = (prev.t, prev.pos[B.WHITE])
+        settled_before = self.white_rest_frames > int(WHITE_REST_S * self.fps)
+        if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
+            self.white_gone = None
+        elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
+            self.white_gone = (prev.t, st.pos[B.WHITE])
+        if self._unseen_strike(prev, st):
+            return
+        if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
+            self._strike(prev, st)
+
+    def _strike(self, prev: TableState, st: TableState) -> None:
+        """The cue ball moves at ``st``: start a stroke if it was struck (fast enough, or
+        gently into a ball, from rest, everything else at rest just before)."""
+        v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
+        # struck while hidden at rest (a player addressing it): followed again from its
+        # second sighting out of hiding; the first says its speed and the strike's time
+        hidden = st.emerged.get(B.WHITE)
+        if hidden is not None:
+            v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
+                 / max(st.t - hidden[0], 1e-6))
+        # the cue ball may hit a ball within the first frame, and that ball may show
+        # its motion a frame before the cue ball does: what matters is that
+        # everything was at rest just before
+        first = self.recent[0] if len(self.recent) == 3 else prev
+        others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
+        if prev.moving and not first.moving:
+            prev = first
+        settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
+        speed = float(np.linalg.norm(v))
+        soft = speed <= STRIKE_SPEED_MM_S
+        if soft and B.WHITE in first.pos:
+            # it may stop dead at the contact: its speed over the frame before counts
+            speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
+                                                                first.pos[B.WHITE]))) * self.fps)
+        struck = not soft or (speed > SOFT_STRIKE_SPEED_MM_S and bool(st.moving - {B.WHITE}))
+        if struck and others_still and settled:
+            self._start_stroke(prev, st, hidden, soft, speed)
+
+    def _start_stroke(self, prev: TableState, st: TableState,
+                      hidden: tuple[float, tuple[float, float]] | None, soft: bool,
+                      speed: float) -> None:
+        """Start the stroke struck between ``prev`` and ``st`` (``hidden``: struck while
+        hidden, ``TableState.emerged``; ``soft``: a gentle strike; ``speed`` mm/s): its
+        strike, the frames so far recorded, the contacts of balls already moving."""
+        before = dict(self.last_rest_pos) or dict(prev.pos)
+        before[B.WHITE] = prev.pos[B.WHITE]
+        t0 = prev.t + 0.5 / self.fps
+        if hidden is not None:
+            t0 = hidden[0] - 0.5 / self.fps  # within the frame before it was seen
+        elif soft and self.white_left is not None:
+            # it has been rolling gently since it left rest
+            t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
+            before[B.WHITE] = self.white_left[1]
+        self.white_rest_frames = 0
+        self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
+                              white_speeds=[speed])
+        self.pending_review, self.replacing = [], False
+        self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
+        for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
+            self._record(r)
+        if hidden is not None:
+            self._out_of_hiding(*hidden, before[B.WHITE])
+        for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
+            for b in self._in_order(r.moving - {B.WHITE}, r):
+                if b not in self.stroke.started:
+                    self.stroke.started[b] = r.t
+                    self._contact(b, r)
+
+    # --- during a stroke --------------------------------------------------------------------
+    def _during_stroke(self, prev: TableState, st: TableState) -> Shot | None:
+        """One frame of the stroke under way: its tracks, contacts, pots, departures; ended
+        (its record returned) once every ball has rested ``SETTLE_S``."""
         s = self.stroke
+        assert s is not None
         self._record(st)
         s.white_seen |= B.WHITE in st.visible
         if self._carried(s, prev, st):
@@ -245,6 +294,22 @@ class StrokeDetector:
             if b not in s.started:
                 s.started[b] = st.t
                 self._contact(b, st)
+        self._pots_and_departures(s, st)
+        if self.stirring(st):
+            s.quiet_since = None
+        elif s.quiet_since is None:
+            s.quiet_since = st.t
+        if not st.moving:
+            s.rest_since = s.rest_since if s.rest_since is not None else st.t
+            if st.t - s.rest_since >= SETTLE_S:
+                return self._finish(st)
+        else:
+            s.rest_since = None
+        return None
+
+    def _pots_and_departures(self, s: _Stroke, st: TableState) -> None:
+        """The pots and departures from the table of ``st`` (a ball called off the table
+        that is seen again before the stroke ends was hidden: its departure dropped)."""
         for ball, pocket, t in st.pots:
             s.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
         for ball, t, cushion in st.off:
@@ -258,17 +323,6 @@ class StrokeDetector:
                 s.events = [e for e in s.events if e not in gone]
                 s.review.append(f"{the_ball(ball)} disappeared at the {cushion_words(gone[0].cushion)} "
                                 f"at {gone[0].t:.2f} s but came back: it did not leave the table")
-        if self.stirring(st):
-            s.quiet_since = None
-        elif s.quiet_since is None:
-            s.quiet_since = st.t
-        if not st.moving:
-            s.rest_since = s.rest_since if s.rest_since is not None else st.t
-            if st.t - s.rest_since >= SETTLE_S:
-                return self._finish(st)
-        else:
-            s.rest_since = None
-        return None
 
     @staticmethod
     def stirring(st: TableState) -> set[str]:
@@ -484,6 +538,13 @@ class StrokeDetector:
         frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
         return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
 
+    def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
+                     ball: str) -> list[Event]:
+        """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke
+        (:func:`tracker.perception.cushions.cushion_hits`, within this camera's error)."""
+        return cushion_hits(self.table, track, ball, lambda face, at: cushion_error(
+            self.cushion_view, self.position_error_mm, face, at))
+
     def touching_doubts(self, before: dict[str, tuple[float, float]]) -> list[str]:
         """Review notes for balls whose gap to the cue ball at the strike is too close to the
         touching threshold to call from the measured positions: the gap of two centres each
@@ -504,63 +565,6 @@ class StrokeDetector:
                            f"{tol:.1f} mm of {self.touching_gap_mm} mm): check if touching")
         return out
 
-    def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
-                     ball: str) -> list[Event]:
-        """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke: its
-        motion toward a cushion turns to motion away from it while it is within a radius (plus
-        a frame's travel, :data:`CUSHION_ERROR_PX` of position error along the cushion's
-        normal, and what the cushion hides of a ball against it, :class:`CushionView`) of that
-        cushion's face, away from the pocket mouths. The time is where the incoming path
-        reaches a radius from the face. Samples that only repeat the last position (the ball
-        unseen for a frame or two while it moved: merged with another, or in a player's
-        shadow) are left out, so a turn over an unseen frame is still a turn."""
-        t = self.table
-        r = t.ball_radius
-        ts, ps = _seen_samples(track)
-        if len(ts) < 3:
-            return []
-        out: list[Event] = []
-        faces = t.cushion_faces
-        pockets = [(np.asarray(pk.mouth_centre), 0.5 * pk.mouth_width + r) for pk in t.pockets.values()]
-        last_t = -1.0
-        vel = np.diff(ps, axis=0) / np.maximum(np.diff(ts), 1e-6)[:, None]  # (K-1, 2) mm/s
-        for k in range(1, len(ps) - 1):
-            for axis, face, inward, name in faces:
-                n_in = -inward * vel[k - 1][axis]  # speed toward the face before sample k
-                if n_in < 50.0:
-                    continue
-                # away from it after sample k, or after k+1 (the reflection straddles a frame),
-                # or k+2 when the ball seemed to stand at the face in between (a far cushion's
-                # coarse pixels)
-                j = next((j for j in (k, k + 1, k + 2) if j < len(vel) and inward * vel[j][axis] >= 30.0
-                          and all(abs(vel[i][axis]) < 30.0 for i in range(k, j) if j == k + 2)), None)
-                if j is None:
-                    continue
-                n_out = inward * vel[j][axis]
-                near = ps[k] if inward * (ps[k][axis] - face) <= inward * (ps[j][axis] - face) else ps[j]
-                dist = inward * (near[axis] - face)
-                step = max(n_in * (ts[k] - ts[k - 1]), n_out * (ts[j + 1] - ts[j]))
-                reach = r + 0.6 * step + self._cushion_error(name, near)
-                if dist > reach or any(np.linalg.norm(near - m) < reach_m for m, reach_m in pockets):
-                    continue
-                # when the incoming path was a radius from the face
-                d_prev = inward * (ps[k - 1][axis] - face)
-                tc = ts[k - 1] + np.clip((d_prev - r) / n_in, 0.0, ts[j + 1] - ts[k - 1])
-                if tc - last_t < 0.08:
-                    continue
-                label = t.cushion_label(name, float(near[1]))
-                out.append(Event(EventType.CUSHION, round(float(tc), 4), (ball,), cushion=label))
-                last_t = tc
-        return out
-
-    def _cushion_error(self, face: str, at: np.ndarray) -> float:
-        """How far (mm) a ball against cushion ``face`` at table position ``at`` may seem to
-        stand beyond a radius from it: :data:`CUSHION_ERROR_PX` pixels of position error along
-        the face's normal (at least ``position_error_mm`` each), plus what the cushion hides."""
-        if self.cushion_view is None:
-            return CUSHION_ERROR_PX * self.position_error_mm
-        mm_px, hidden = self.cushion_view.at(face, at)
-        return CUSHION_ERROR_PX * max(self.position_error_mm, mm_px) + hidden
 
     def _alone(self, ball: str, until: float) -> bool:
         """Whether no other ball stood, or passed, within 2R + CONTACT_INFER_MM of where
@@ -749,96 +753,3 @@ def _after_first_contact(events: list[Event]) -> list[Event]:
             e = replace(e, t=round(first[e.ball] + 0.001, 4))
         out.append(e)
     return out
-
-
-def _seen_samples(track: list[tuple[float, tuple[float, float]]]) -> tuple[np.ndarray, np.ndarray]:
-    """Times (K,) s and positions (K, 2) mm of a stroke's track less the samples that repeat
-    the one before exactly (the tracker holds an unseen ball's last position); the last
-    sample is kept (the ball at rest)."""
-    if not track:
-        return np.zeros(0), np.zeros((0, 2))
-    ts = np.array([x[0] for x in track], float)
-    ps = np.array([x[1] for x in track], float)
-    new = np.r_[True, np.any(np.diff(ps, axis=0) != 0, axis=1)]
-    new[-1] = True
-    return ts[new], ps[new]
-
-
-@dataclass(frozen=True)
-class CushionView:
-    """How finely the camera sees a ball against each cushion (for cushion contacts).
-
-    Attributes:
-        along: per face name (of ``TableGeometry.cushion_faces``), (coordinates along the
-            face (M,) mm, table mm per image pixel along the face's normal there (M,)): a TV
-            view's far cushion is seen several times coarser than a near one.
-        hidden: per face name, how far (mm) the visible part's centre of a ball against that
-            cushion lies from the whole ball's, away from the face: a camera beyond a cushion
-            (a TV camera behind one end) sees a ball against it over the cushion's top, with
-            its lower part hidden.
-    """
-
-    along: dict[str, tuple[np.ndarray, np.ndarray]]
-    hidden: dict[str, float]
-
-    def at(self, face: str, at: np.ndarray) -> tuple[float, float]:
-        """(mm per px along the normal, hidden mm) for a ball against ``face`` at ``at`` mm."""
-        coords, mm_px = self.along[face]
-        axis = 0 if face in ("left", "right") else 1
-        return float(np.interp(at[1 - axis], coords, mm_px)), self.hidden[face]
-
-    @classmethod
-    def from_calibration(cls, cal: Calibration, samples: int = 9) -> CushionView:
-        """From a calibration: the image Jacobian at ``samples`` points along each face, a
-        ball's radius in from it, and the cushion's shadowing of a sphere (sampled) seen from
-        the camera centre."""
-        t = cal.table
-        r = t.ball_radius
-        along, hidden = {}, {}
-        for axis, face, inward, name in t.cushion_faces:
-            span = t.length if axis == 0 else t.width
-            coords = np.linspace(0.0, span, samples)
-            pts = np.zeros((samples, 2))
-            pts[:, axis] = face + inward * r
-            pts[:, 1 - axis] = coords
-            px = cal.to_image(pts, r)
-            d = [cal.ball_to_table(px + off) - cal.ball_to_table(px) for off in ([1.0, 0.0], [0.0, 1.0])]
-            mm_px = np.hypot(d[0][:, axis], d[1][:, axis])
-            along[name] = (coords, np.where(np.isfinite(mm_px), mm_px, 0.0))
-            hidden[name] = max(_hidden_by_cushion(cal, axis, face, inward, float(m))
-                               for m in (0.25 * span, 0.5 * span, 0.75 * span))
-        return cls(along, hidden)
-
-
-def _hidden_by_cushion(cal: Calibration, axis: int, face: float, inward: float, at: float,
-                       n: int = 600) -> float:
-    """How far (mm, along the face's inward normal) the centre of what the camera sees of a
-    ball touching the cushion at ``face`` (coordinate ``at`` along it) lies from the whole
-    ball's: the cushion's nose, ``cushion_height`` high, hides the part of a ball below the
-    camera's line of sight over it. 0 when the camera is over the bed side of that face."""
-    import cv2
-
-    t = cal.table
-    r = t.ball_radius
-    cam = cal.camera.centre
-    if inward * (cam[axis] - face) >= 0:
-        return 0.0
-    i = np.arange(n) + 0.5
-    phi, th = np.arccos(1 - 2 * i / n), np.pi * (1 + 5 ** 0.5) * i
-    c = np.zeros(3)
-    c[axis], c[1 - axis], c[2] = face + inward * r, at, r
-    p = c + r * np.stack([np.cos(th) * np.sin(phi), np.sin(th) * np.sin(phi), np.cos(phi)], 1)
-    p = p[((p - c) * (cam - p)).sum(1) > 0]  # the side facing the camera
-    s = (face - p[:, axis]) / (cam[axis] - p[:, axis])
-    seen = p[:, 2] + (cam[2] - p[:, 2]) * s >= t.cushion_height
-
-    def centre(q: np.ndarray) -> np.ndarray:
-        m = cv2.moments(cv2.convexHull(cal.camera.project(q).astype(np.float32)))
-        return np.array([[m["m10"] / m["m00"], m["m01"] / m["m00"]]])
-
-    if seen.sum() < 10:
-        return 2 * r
-    if seen.all():
-        return 0.0
-    shift = cal.ball_to_table(centre(p[seen]))[0] - cal.ball_to_table(centre(p))[0]
-    return max(0.0, float(inward * shift[axis]))
