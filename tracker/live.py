@@ -148,10 +148,6 @@ class FrameFeed:
             if item.gap_s > 0:
                 gaps.append(item)
 
-    def backlog(self) -> int:
-        """Frames waiting."""
-        return self._q.qsize()
-
     def stop(self) -> None:
         """Stop reading (the source stops after the frame in hand)."""
         self.source.stop()

@@ -372,11 +372,6 @@ class MatchStore:
                                (run_id, after_seq)).fetchall()
         return [{**dict(r), "decision": json.loads(r["decision"])} for r in rows]
 
-    def last_seq(self, run_id: int) -> int:
-        """The ``seq`` of the run's last committed record (0: none)."""
-        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE run_id=?",
-                                   (run_id,)).fetchone()[0])
-
     def shots(self, run_id: int) -> list[dict[str, Any]]:
         """Strokes of the run (table ``shots``), with the stroke record and its call."""
         rows = self.db.execute(

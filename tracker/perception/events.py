@@ -12,13 +12,14 @@ early call, after ``EARLY_CALL_S`` of rest).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
 from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
+from tracker.perception.stroke import Stroke, after_first_contact, moved_between_strokes
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType, Shot
 from tracker.words import balls_words, cushion_words, the_ball
@@ -100,28 +101,6 @@ UNSEEN_CONTACT_CONFIDENCE = 0.5
 BETWEEN_STROKES_MOVE_MM = 20.0
 
 
-@dataclass
-class _Stroke:
-    t0: float
-    before: dict[str, tuple[float, float]]
-    track: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
-    started: dict[str, float] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
-    rest_since: float | None = None
-    #: since when every ball has been at rest but those about to be potted (vanished moving
-    #: at a pocket's mouth: ``TableState.pending_pots``), s (the early call's rest)
-    quiet_since: float | None = None
-    review: list[str] = field(default_factory=list)
-    white_speeds: list[float] = field(default_factory=list)
-    #: balls that left rest with no ball's path near them: ball -> (time s, whether every
-    #: ball then moving, the cue ball included, was in view)
-    loose: dict[str, tuple[float, bool]] = field(default_factory=dict)
-    #: whether the cue ball has been in view since the strike
-    white_seen: bool = True
-    #: the review note said of a contact inferred from a near pass, by contact
-    contact_notes: list[tuple[Event, str]] = field(default_factory=list)
-
-
 class StrokeDetector:
     """Turns the sequence of :class:`TableState` into :class:`Shot` records."""
 
@@ -134,7 +113,7 @@ class StrokeDetector:
         self.cushion_view = cushion_view
         self.touching_gap_mm = touching_gap_mm
         self.prev: TableState | None = None
-        self.stroke: _Stroke | None = None
+        self.stroke: Stroke | None = None
         self.n_shots = 0
         self.last_rest_pos: dict[str, tuple[float, float]] = {}
         self.white_rest_frames = 0
@@ -263,12 +242,12 @@ class StrokeDetector:
             t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
             before[B.WHITE] = self.white_left[1]
         self.white_rest_frames = 0
-        self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
+        self.stroke = Stroke(t0=t0, before=before, review=self.pending_review,
                               white_speeds=[speed])
         self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
         for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
-            self._record(r)
+            self.stroke.record(r)
         if hidden is not None:
             self._out_of_hiding(*hidden, before[B.WHITE])
         for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
@@ -283,7 +262,7 @@ class StrokeDetector:
         (its record returned) once every ball has rested ``SETTLE_S``."""
         s = self.stroke
         assert s is not None
-        self._record(st)
+        self.stroke.record(st)
         s.white_seen |= B.WHITE in st.visible
         if self._carried(s, prev, st):
             # a hand carrying the cue ball, not a stroke: wait for it to be set down
@@ -307,7 +286,7 @@ class StrokeDetector:
             s.rest_since = None
         return None
 
-    def _pots_and_departures(self, s: _Stroke, st: TableState) -> None:
+    def _pots_and_departures(self, s: Stroke, st: TableState) -> None:
         """The pots and departures from the table of ``st`` (a ball called off the table
         that is seen again before the stroke ends was hidden: its departure dropped)."""
         for ball, pocket, t in st.pots:
@@ -392,13 +371,13 @@ class StrokeDetector:
         note = (f"the cue ball was not seen moving (it vanished from its place at {t_seen:.2f} s): "
                 f"a stroke is taken from {balls_words(movers)} starting to move at {st.t:.2f} s; "
                 "check that a stroke was played")
-        self.stroke = _Stroke(t0=t0, before=before, review=[*self.pending_review, note],
+        self.stroke = Stroke(t0=t0, before=before, review=[*self.pending_review, note],
                               white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
         self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
                                         confidence=UNSEEN_STRIKE_CONFIDENCE))
-        self._record(prev)
-        self._record(st)
+        self.stroke.record(prev)
+        self.stroke.record(st)
         for b in movers:
             self.stroke.started[b] = st.t
             self._contact(b, st)
@@ -413,7 +392,7 @@ class StrokeDetector:
         later = [x for x in s.track.get(B.WHITE, []) if x[0] > t1 + 1e-6]
         s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
 
-    def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
+    def _carried(self, s: Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
         moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
         speed from the first whole frame after the strike on)."""
@@ -435,19 +414,6 @@ class StrokeDetector:
         return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
                     and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
-    def _record(self, st: TableState) -> None:
-        for b, p in st.pos.items():
-            self.stroke.track.setdefault(b, []).append((st.t, p))  # type: ignore[union-attr]
-
-    def _position_at(self, ball: str, t: float) -> np.ndarray | None:
-        tr = self.stroke.track.get(ball) if self.stroke else None
-        if not tr:
-            return None
-        ts = np.array([x[0] for x in tr])
-        ps = np.array([x[1] for x in tr])
-        if t <= ts[0]:
-            return ps[0]
-        return np.array([np.interp(t, ts, ps[:, 0]), np.interp(t, ts, ps[:, 1])])
 
     def _contact(self, ball: str, st: TableState) -> None:
         """The ball left rest at this frame: who hit it, and when (sub-frame)."""
@@ -462,9 +428,10 @@ class StrokeDetector:
             if other == ball:
                 continue
             # when did the other ball's path come within 2R of this ball's rest position?
-            t_c = self._crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t)
+            t_c = s.crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t, self.fps,
+                             CONTACT_SLACK_MM)
             if t_c is None:
-                approach = self._closest(other, rest, t_prev - 2.0 / self.fps, st.t)
+                approach = s.closest(other, rest, t_prev - 2.0 / self.fps, st.t)
                 if approach is not None and (nearest is None or approach[0] < nearest[0]):
                     nearest = (approach[0], other, approach[1])
                 continue
@@ -505,38 +472,6 @@ class StrokeDetector:
         if note:
             s.contact_notes.append((contact, note))
 
-    def _closest(self, other: str, target: np.ndarray, t_a: float,
-                 t_b: float) -> tuple[float, float] | None:
-        """(distance mm, time s) of the closest approach of ``other``'s path to ``target``
-        between ``t_a`` and ``t_b``, or None when it has no track."""
-        ts = np.linspace(t_a, t_b, 25)
-        best: tuple[float, float] | None = None
-        for t in ts:
-            p = self._position_at(other, t)
-            if p is not None:
-                d = float(np.linalg.norm(p - target))
-                if best is None or d < best[0]:
-                    best = (d, float(t))
-        return best
-
-    def _crossing(self, other: str, target: np.ndarray, two_r: float, t_a: float,
-                  t_b: float) -> float | None:
-        ts = np.linspace(t_a - 1.0 / self.fps, t_b, 25)
-        d = []
-        for t in ts:
-            p = self._position_at(other, t)
-            d.append(np.inf if p is None else float(np.linalg.norm(p - target)))
-        d = np.array(d)
-        inside = np.nonzero(d <= two_r + CONTACT_SLACK_MM)[0]
-        if not len(inside):
-            return None
-        k = inside[0]
-        if k == 0:
-            return float(ts[0])
-        # linear interpolation of the crossing of 2R
-        d0, d1 = d[k - 1], d[k]
-        frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
-        return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
 
     def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
                      ball: str) -> list[Event]:
@@ -566,24 +501,6 @@ class StrokeDetector:
         return out
 
 
-    def _alone(self, ball: str, until: float) -> bool:
-        """Whether no other ball stood, or passed, within 2R + CONTACT_INFER_MM of where
-        ``ball`` stood before the stroke, up to time ``until`` (s)."""
-        s = self.stroke
-        assert s is not None
-        here = np.asarray(s.before[ball])
-        near = self.table.ball_diameter + CONTACT_INFER_MM
-        for other, p in s.before.items():
-            if other != ball and float(np.linalg.norm(np.asarray(p) - here)) <= near:
-                return False
-        for other, track in s.track.items():
-            if other == ball:
-                continue
-            pts = np.array([p for t, p in track if t <= until + 1e-6])
-            if len(pts) and float(np.min(np.linalg.norm(pts - here, axis=1))) <= near:
-                return False
-        return True
-
     def _disturbances(self, st: TableState) -> list[Event]:
         """Disturbed events for the balls that moved with no ball near them (``loose``): alone
         before they moved, every moving ball in view then, seen at rest now, and between
@@ -596,7 +513,7 @@ class StrokeDetector:
             moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
                      if ball in st.pos and ball in s.before else 0.0)
             if (in_view and ball in s.before and ball in st.visible
-                    and DISTURB_MIN_MM <= moved <= DISTURB_MAX_MM and self._alone(ball, t)):
+                    and DISTURB_MIN_MM <= moved <= DISTURB_MAX_MM and s.alone(ball, t, self.table.ball_diameter + CONTACT_INFER_MM)):
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
                                  confidence=DISTURB_CONFIDENCE))
@@ -607,14 +524,6 @@ class StrokeDetector:
                                 "check what moved it")
         return out
 
-    def _hit_after(self, ball: str, t: float) -> bool:
-        """Whether, after ``ball`` vanished at ``t`` (s), it touched a ball, or a ball left rest
-        that no seen ball's path reached (as a ball that came back unseen would do)."""
-        s = self.stroke
-        assert s is not None
-        return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
-                    for e in s.events)
-                or any(t_l > t for t_l, _ in s.loose.values()))
 
     def end_now(self, note: str) -> Shot | None:
         """End the stroke in progress with what was seen so far (the picture cut away from
@@ -637,72 +546,21 @@ class StrokeDetector:
         if self.replacing:
             self.after_last = dict(st.pos)
             return
-        for b in st.appeared:
-            self.after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
-        moved: dict[str, float] = {}
-        for b, p in list(self.after_last.items()):
-            if b not in st.pos:
-                self.after_last.pop(b)
-                continue
-            d = float(np.linalg.norm(np.subtract(st.pos[b], p)))
-            if d >= BETWEEN_STROKES_MOVE_MM and b in st.visible:
-                moved[b] = d
-                self.after_last[b] = st.pos[b]
-        if len(moved) == 1:
-            (b, d), = moved.items()
-            self.pending_review.append(
-                f"{the_ball(b)} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "made: touched by a player (a foul), or moved by the referee? Check")
-        elif moved:
-            # several balls at once: more likely a stroke the camera missed than hands
-            self.pending_review.append(
-                f"{len(moved)} balls ({balls_words(sorted(moved))}) moved {min(moved.values()):.0f}-"
-                f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "seen: a stroke the camera missed, or balls moved by hand? Check")
-
-    def _untouched(self, st: TableState) -> None:
-        """Drop the contacts of balls that never left their place (:data:`STAYED_MM`): seen at
-        rest at ``st`` (the stroke's end) within STAYED_MM of where they stood, and the hitter
-        of no contact left. The review note of such a contact goes with it; when it was the
-        cue ball's first, a note says so (the first contact is now another)."""
-        s = self.stroke
-        assert s is not None
-
-        def stayed(ball: str) -> bool:
-            return (ball in st.pos and ball in st.visible and ball not in st.moving
-                    and ball in s.before and float(np.linalg.norm(
-                        np.subtract(st.pos[ball], s.before[ball]))) <= STAYED_MM)
-
-        first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
-                    key=lambda e: e.t, default=None)
-        while True:
-            contacts = [e for e in s.events if e.type == EventType.CONTACT]
-            hitters = {e.balls[0] for e in contacts}
-            drop = [e for e in contacts if e.balls[1] not in hitters and stayed(e.balls[1])]
-            if not drop:
-                break
-            for e in drop:
-                s.events = [x for x in s.events if x is not e]
-                for c, note in s.contact_notes:
-                    if c is e and note in s.review:
-                        s.review.remove(note)
-        if first is not None and all(e is not first for e in s.events):
-            ball = first.balls[1]
-            s.review.append(f"{the_ball(ball)} seemed to move as {the_ball(first.balls[0])} passed "
-                            f"it at {first.t:.2f} s, but stands where it stood: not taken as hit; "
-                            "check which ball the cue ball hit first")
+        note = moved_between_strokes(self.after_last, st, BETWEEN_STROKES_MOVE_MM)
+        if note is not None:
+            self.pending_review.append(note)
 
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
-        self._untouched(st)
+        s.untouched(st, STAYED_MM)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "
                             "stood, it was potted or left the table (a foul); check")
         for e in [e for e in s.events if e.type == EventType.OFF_TABLE]:
-            if self._hit_after(e.ball, e.t):
+            if s.hit_after(e.ball, e.t):
                 # balls were hit after it vanished with no ball seen reaching them: it came back
                 # unseen (a fast ball off a cushion near the camera, lost in its blur)
                 s.events.remove(e)
@@ -717,7 +575,7 @@ class StrokeDetector:
         for ball, track in s.track.items():
             moved = [x for x in track if x[0] >= s.t0 - 1e-6]
             s.events.extend(self.cushion_hits(moved, ball))
-        events = sorted(_after_first_contact(s.events), key=lambda e: e.t)
+        events = sorted(after_first_contact(s.events), key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
         if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
             hit = [next((b for b in c.balls if b != B.WHITE), c.ball) for c in contacts[:2]]
@@ -733,23 +591,3 @@ class StrokeDetector:
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
                     positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
                     needs_review=tuple(s.review))
-
-
-def _after_first_contact(events: list[Event]) -> list[Event]:
-    """``events`` with a pot or a departure from the table that is timed before the first
-    contact of its ball moved just after that contact (1 ms): an object ball struck too hard
-    to be seen moving is timed from the frame it was last seen, which can fall a few
-    milliseconds before the contact's sub-frame time; it cannot have dropped before it was
-    hit."""
-    first: dict[str, float] = {}
-    for e in events:
-        if e.type == EventType.CONTACT:
-            for b in e.balls:
-                first[b] = min(first.get(b, e.t), e.t)
-    out = []
-    for e in events:
-        if (e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.WHITE
-                and e.ball in first and e.t <= first[e.ball]):
-            e = replace(e, t=round(first[e.ball] + 0.001, 4))
-        out.append(e)
-    return out
