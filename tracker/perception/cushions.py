@@ -76,15 +76,15 @@ def cushion_hits(table: TableGeometry, track: list[tuple[float, tuple[float, flo
 
 
 def cushion_error(view: CushionView | None, position_error_mm: float, face: str,
-                  at: np.ndarray) -> float:
+                  at: np.ndarray, error_px: float = CUSHION_ERROR_PX) -> float:
     """How far (mm) a ball against cushion ``face`` at table position ``at`` may seem to
-    stand beyond a radius from it: :data:`CUSHION_ERROR_PX` pixels of position error along
-    the face's normal (at least ``position_error_mm`` each), plus what the cushion hides (``view``; None:
-    ``position_error_mm`` everywhere, nothing hidden)."""
+    stand beyond a radius from it: ``error_px`` pixels of position error along the face's
+    normal (at least ``position_error_mm`` each), plus what the cushion hides (``view``;
+    None: ``position_error_mm`` everywhere, nothing hidden)."""
     if view is None:
-        return CUSHION_ERROR_PX * position_error_mm
+        return error_px * position_error_mm
     mm_px, hidden = view.at(face, at)
-    return CUSHION_ERROR_PX * max(position_error_mm, mm_px) + hidden
+    return error_px * max(position_error_mm, mm_px) + hidden
 
 
 def _seen_samples(track: list[tuple[float, tuple[float, float]]]) -> tuple[np.ndarray, np.ndarray]:

@@ -19,93 +19,30 @@ import numpy as np
 from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
-from tracker.perception.stroke import Stroke, after_first_contact, moved_between_strokes
+from tracker.perception.stroke import (
+    Stroke,
+    StrokeParams,
+    after_first_contact,
+    moved_between_strokes,
+)
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType, Shot
 from tracker.words import balls_words, cushion_words, the_ball
 
-#: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
-STRIKE_SPEED_MM_S = 350.0
-#: A softer start still is a stroke when another ball starts moving with it (the cue ball
-#: rolled gently into a ball beside it: a hand does not set other balls moving), mm/s.
-SOFT_STRIKE_SPEED_MM_S = 80.0
-#: The cue ball must have stood still this long before a stroke (a hand placing it never
-#: lets it rest first), s.
-WHITE_REST_S = 0.3
-#: A "stroke" whose cue ball keeps speeding up over its first frames, before it touches
-#: anything, is a hand carrying it (the referee replacing it): a struck ball only slows down.
-#: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
-CARRY_FRAMES = 4
-CARRY_SPEEDUP = (1.3, 150.0)
-#: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
-#: strike falls anywhere between two frames, so a struck ball's first frame may show only a
-#: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
-#: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
-#: accelerating it.
-CARRY_LATE_SPEEDUP = (1.1, 40.0)
-#: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
-#: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
-#: ball does at once (on a TV view the far end's coarse positions make a struck ball's
-#: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
-#: hand: real broadcast clips 7 and 11).
-HAND_START_SPEED_MM_S = 2000.0
-#: All balls at rest this long ends the stroke, s.
-SETTLE_S = 0.6
-#: All balls at rest (by the tracker's measure) this long and the stroke's call is given
-#: early, from the record the stroke would have if it ended then (:meth:`StrokeDetector.preview`);
-#: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
-#: (said again, corrected, only when it differs), s.
-EARLY_CALL_S = 0.1
-#: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
-REVIEW_SIMULTANEOUS_S = 0.01
-#: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
-CONTACT_SLACK_MM = 12.0
-#: When no path came that close (far balls in a TV view are known to a few cm, and a fast
-#: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
-#: with a confidence below one and a note for review, mm.
-CONTACT_INFER_MM = 80.0
-#: How sure a ball that vanished at a cushion and never came back has left the table (it was
-#: not seen going: marked for review).
-OFF_TABLE_CONFIDENCE = 0.7
-#: A ball that moved with no ball's path near it is disturbed (a foul by the striker) when it
-#: was alone (no ball at rest or moving within 2R + CONTACT_INFER_MM of it before it moved),
-#: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
-#: mm (an occluded ball's detection shifts while covered, then comes back).
-DISTURB_MIN_MM = 20.0
-#: ... and at most this far: a hand, a cue or a sleeve nudges a ball; a ball sent further was
-#: struck by a ball the camera did not follow (a cue ball lost in the far end of a TV view), mm.
-DISTURB_MAX_MM = 300.0
-#: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
-DISTURB_CONFIDENCE = 0.8
-#: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
-#: this time, is followed by an object ball leaving rest with nothing else moving before, was
-#: struck: the stroke is inferred, s.
-UNSEEN_STRIKE_S = 0.5
-#: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
-MAX_CUE_SPEED_MM_S = 8000.0
-#: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
-#: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
-#: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
-#: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
-#: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
-#: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
-#: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
-#: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
-#: e64125c), mm.
-STAYED_MM = 2.5
-#: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
-UNSEEN_STRIKE_CONFIDENCE = 0.7
-UNSEEN_CONTACT_CONFIDENCE = 0.5
-#: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
-#: is reported for review (disturbed by a player, or moved by the referee?), mm.
-BETWEEN_STROKES_MOVE_MM = 20.0
+#: The defaults (:class:`StrokeParams`); the two times the referee and the run use, by name.
+STROKE_PARAMS = StrokeParams()
+SETTLE_S = STROKE_PARAMS.settle_s
+EARLY_CALL_S = STROKE_PARAMS.early_call_s
 
 
 class StrokeDetector:
     """Turns the sequence of :class:`TableState` into :class:`Shot` records."""
 
     def __init__(self, table: TableGeometry, fps: float, position_error_mm: float = 2.0,
-                 touching_gap_mm: float = 0.5, cushion_view: CushionView | None = None):
+                 touching_gap_mm: float = 0.5, cushion_view: CushionView | None = None,
+                 params: StrokeParams = STROKE_PARAMS):
+        #: the tunables (:class:`tracker.perception.stroke.StrokeParams`)
+        self.params = params
         self.table = table
         self.fps = fps
         self.position_error_mm = position_error_mm
@@ -188,7 +125,7 @@ class StrokeDetector:
             self.white_left = None
         elif self.white_left is None and B.WHITE in prev.pos:
             self.white_left = (prev.t, prev.pos[B.WHITE])
-        settled_before = self.white_rest_frames > int(WHITE_REST_S * self.fps)
+        settled_before = self.white_rest_frames > int(self.params.white_rest_s * self.fps)
         if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
             self.white_gone = None
         elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
@@ -215,14 +152,15 @@ class StrokeDetector:
         others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
         if prev.moving and not first.moving:
             prev = first
-        settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
+        settled = self.white_rest_frames >= int(self.params.white_rest_s * self.fps)
         speed = float(np.linalg.norm(v))
-        soft = speed <= STRIKE_SPEED_MM_S
+        soft = speed <= self.params.strike_speed_mm_s
         if soft and B.WHITE in first.pos:
             # it may stop dead at the contact: its speed over the frame before counts
             speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
                                                                 first.pos[B.WHITE]))) * self.fps)
-        struck = not soft or (speed > SOFT_STRIKE_SPEED_MM_S and bool(st.moving - {B.WHITE}))
+        struck = not soft or (speed > self.params.soft_strike_speed_mm_s
+                              and bool(st.moving - {B.WHITE}))
         if struck and others_still and settled:
             self._start_stroke(prev, st, hidden, soft, speed)
 
@@ -280,7 +218,7 @@ class StrokeDetector:
             s.quiet_since = st.t
         if not st.moving:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
-            if st.t - s.rest_since >= SETTLE_S:
+            if st.t - s.rest_since >= self.params.settle_s:
                 return self._finish(st)
         else:
             s.rest_since = None
@@ -293,7 +231,7 @@ class StrokeDetector:
             s.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
         for ball, t, cushion in st.off:
             s.events.append(Event(EventType.OFF_TABLE, round(t, 4), (ball,), cushion=cushion or None,
-                                  confidence=OFF_TABLE_CONFIDENCE))
+                                  confidence=self.params.off_table_confidence))
         for ball in set(st.appeared) - {b for b, _, _ in st.off}:
             # a ball called off the table that is seen again before the stroke ends was hidden
             # (not one put on its spot by the referee the moment it is called off)
@@ -350,7 +288,7 @@ class StrokeDetector:
 
     def _unseen_strike(self, prev: TableState, st: TableState) -> bool:
         """Start a stroke whose cue ball was never seen moving: it vanished from rest (a
-        streak too faint to detect) and, within UNSEEN_STRIKE_S, an object ball within its
+        streak too faint to detect) and, within ``unseen_strike_s``, an object ball within its
         reach leaves rest with nothing moving the frame before. The strike and the first
         contact (the first ball to move) are inferred, with confidences below one and a note."""
         if self.white_gone is None or prev.moving or not (st.moving - {B.WHITE}):
@@ -358,9 +296,9 @@ class StrokeDetector:
         t_seen, w = self.white_gone
         dt = st.t - t_seen
         movers = self._in_order(st.moving - {B.WHITE}, st, w)
-        reach = self.table.ball_diameter + MAX_CUE_SPEED_MM_S * dt
+        reach = self.table.ball_diameter + self.params.max_cue_speed_mm_s * dt
         rest = self.last_rest_pos
-        if dt > UNSEEN_STRIKE_S or not any(
+        if dt > self.params.unseen_strike_s or not any(
                 b in rest and float(np.linalg.norm(np.subtract(rest[b], w))) <= reach for b in movers):
             return False
         before = dict(rest) or dict(prev.pos)
@@ -372,10 +310,11 @@ class StrokeDetector:
                 f"a stroke is taken from {balls_words(movers)} starting to move at {st.t:.2f} s; "
                 "check that a stroke was played")
         self.stroke = Stroke(t0=t0, before=before, review=[*self.pending_review, note],
-                              white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
+                              white_speeds=[float("inf")] * (self.params.carry_frames + 1),
+                              white_seen=False)
         self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
-                                        confidence=UNSEEN_STRIKE_CONFIDENCE))
+                                        confidence=self.params.unseen_strike_confidence))
         self.stroke.record(prev)
         self.stroke.record(st)
         for b in movers:
@@ -396,21 +335,23 @@ class StrokeDetector:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
         moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
         speed from the first whole frame after the strike on)."""
-        if len(s.white_speeds) > CARRY_FRAMES or B.WHITE not in st.pos or B.WHITE not in prev.pos:
+        if (len(s.white_speeds) > self.params.carry_frames or B.WHITE not in st.pos
+                or B.WHITE not in prev.pos):
             return False
         if set(st.moving) - {B.WHITE} or s.started:
-            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # it has hit something
+            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)  # it has hit something
             return False
         v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
         s.white_speeds.append(v)
         w = s.white_speeds
-        if len(w) >= 2 and w[1] >= HAND_START_SPEED_MM_S:
-            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # already too fast for a hand
+        if len(w) >= 2 and w[1] >= self.params.hand_start_speed_mm_s:
+            # already too fast for a hand
+            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)
             return False
-        if len(w) < CARRY_FRAMES:
+        if len(w) < self.params.carry_frames:
             return False
-        ratio, margin = CARRY_SPEEDUP
-        late_ratio, late_margin = CARRY_LATE_SPEEDUP
+        ratio, margin = self.params.carry_speedup
+        late_ratio, late_margin = self.params.carry_late_speedup
         return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
                     and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
@@ -429,7 +370,7 @@ class StrokeDetector:
                 continue
             # when did the other ball's path come within 2R of this ball's rest position?
             t_c = s.crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t, self.fps,
-                             CONTACT_SLACK_MM)
+                             self.params.contact_slack_mm)
             if t_c is None:
                 approach = s.closest(other, rest, t_prev - 2.0 / self.fps, st.t)
                 if approach is not None and (nearest is None or approach[0] < nearest[0]):
@@ -439,10 +380,11 @@ class StrokeDetector:
             if best is None or gap < best[0]:
                 best = (gap, other, t_c)
         confidence, note = 1.0, ""
-        if best is None and nearest is not None and nearest[0] <= two_r + CONTACT_INFER_MM:
+        if (best is None and nearest is not None
+                and nearest[0] <= two_r + self.params.contact_infer_mm):
             d_min, other, t_c = nearest
-            confidence = round(float(np.clip(1.0 - (d_min - two_r - CONTACT_SLACK_MM)
-                                             / CONTACT_INFER_MM, 0.2, 0.9)), 2)
+            confidence = round(float(np.clip(1.0 - (d_min - two_r - self.params.contact_slack_mm)
+                                             / self.params.contact_infer_mm, 0.2, 0.9)), 2)
             best = (0.0, other, t_c)
             note = (f"{the_ball(other)} seems to have hit {the_ball(ball)} at {t_c:.2f} s, but its "
                     f"path passed {d_min - two_r:.0f} mm from touching it: check that they touched")
@@ -456,7 +398,7 @@ class StrokeDetector:
             # the first ball to move is taken as its first contact
             t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
             s.events.append(Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, ball),
-                                  confidence=UNSEEN_CONTACT_CONFIDENCE))
+                                  confidence=self.params.unseen_contact_confidence))
             s.review.append(f"the cue ball was out of view: {the_ball(ball)}, the first ball to "
                             f"move ({t_c:.2f} s), is taken as the ball it hit first; check")
             return
@@ -478,7 +420,7 @@ class StrokeDetector:
         """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke
         (:func:`tracker.perception.cushions.cushion_hits`, within this camera's error)."""
         return cushion_hits(self.table, track, ball, lambda face, at: cushion_error(
-            self.cushion_view, self.position_error_mm, face, at))
+            self.cushion_view, self.position_error_mm, face, at, self.params.cushion_error_px))
 
     def touching_doubts(self, before: dict[str, tuple[float, float]]) -> list[str]:
         """Review notes for balls whose gap to the cue ball at the strike is too close to the
@@ -504,7 +446,7 @@ class StrokeDetector:
     def _disturbances(self, st: TableState) -> list[Event]:
         """Disturbed events for the balls that moved with no ball near them (``loose``): alone
         before they moved, every moving ball in view then, seen at rest now, and between
-        DISTURB_MIN_MM and DISTURB_MAX_MM from where they stood. The others keep a review
+        ``disturb_min_mm`` and ``disturb_max_mm`` from where they stood. The others keep a review
         note."""
         s = self.stroke
         assert s is not None
@@ -513,10 +455,11 @@ class StrokeDetector:
             moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
                      if ball in st.pos and ball in s.before else 0.0)
             if (in_view and ball in s.before and ball in st.visible
-                    and DISTURB_MIN_MM <= moved <= DISTURB_MAX_MM and s.alone(ball, t, self.table.ball_diameter + CONTACT_INFER_MM)):
+                    and self.params.disturb_min_mm <= moved <= self.params.disturb_max_mm
+                    and s.alone(ball, t, self.table.ball_diameter + self.params.contact_infer_mm)):
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
-                                 confidence=DISTURB_CONFIDENCE))
+                                 confidence=self.params.disturb_confidence))
                 s.review.append(f"{the_ball(ball)} moved {moved:.0f} mm at {t_move:.2f} s with no "
                                 "ball near it: disturbed by the striker (a foul)? Check who moved it")
             else:
@@ -546,14 +489,14 @@ class StrokeDetector:
         if self.replacing:
             self.after_last = dict(st.pos)
             return
-        note = moved_between_strokes(self.after_last, st, BETWEEN_STROKES_MOVE_MM)
+        note = moved_between_strokes(self.after_last, st, self.params.between_strokes_move_mm)
         if note is not None:
             self.pending_review.append(note)
 
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
-        s.untouched(st, STAYED_MM)
+        s.untouched(st, self.params.stayed_mm)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
@@ -577,7 +520,7 @@ class StrokeDetector:
             s.events.extend(self.cushion_hits(moved, ball))
         events = sorted(after_first_contact(s.events), key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
-        if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
+        if len(contacts) >= 2 and contacts[1].t - contacts[0].t < self.params.review_simultaneous_s:
             hit = [next((b for b in c.balls if b != B.WHITE), c.ball) for c in contacts[:2]]
             s.review.append(f"the cue ball seemed to hit {balls_words(hit)} at the same moment "
                             f"({(contacts[1].t - contacts[0].t) * 1000:.0f} ms apart): check "

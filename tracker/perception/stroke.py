@@ -1,6 +1,7 @@
-"""A stroke under way: what the stroke detector gathers between a strike and the rest
-(:class:`Stroke`), and the questions asked of its tracks (where a ball was when, when a path
-came near a ball, whether a ball was alone, which contacts touched nothing).
+"""The stroke detector's tunables (:class:`StrokeParams`), and a stroke under way: what the
+detector gathers between a strike and the rest (:class:`Stroke`), and the questions asked of
+its tracks (where a ball was when, when a path came near a ball, whether a ball was alone,
+which contacts touched nothing).
 """
 
 from __future__ import annotations
@@ -10,9 +11,96 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from tracker import balls as B
+from tracker.perception.cushions import CUSHION_ERROR_PX
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType
 from tracker.words import balls_words, the_ball
+
+
+@dataclass(frozen=True)
+class StrokeParams:
+    """The stroke detector's tunables (:class:`tracker.perception.events.StrokeDetector`), each
+    with its reason; times in s, distances in mm, speeds in mm/s."""
+
+    #: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
+    strike_speed_mm_s: float = 350.0
+    #: A softer start still is a stroke when another ball starts moving with it (the cue ball
+    #: rolled gently into a ball beside it: a hand does not set other balls moving), mm/s.
+    soft_strike_speed_mm_s: float = 80.0
+    #: The cue ball must have stood still this long before a stroke (a hand placing it never
+    #: lets it rest first), s.
+    white_rest_s: float = 0.3
+    #: A "stroke" whose cue ball keeps speeding up over its first frames, before it touches
+    #: anything, is a hand carrying it (the referee replacing it): a struck ball only slows down.
+    #: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
+    carry_frames: int = 4
+    carry_speedup: tuple[float, float] = (1.3, 150.0)
+    #: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
+    #: strike falls anywhere between two frames, so a struck ball's first frame may show only a
+    #: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
+    #: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
+    #: accelerating it.
+    carry_late_speedup: tuple[float, float] = (1.1, 40.0)
+    #: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
+    #: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
+    #: ball does at once (on a TV view the far end's coarse positions make a struck ball's
+    #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
+    #: hand: real broadcast clips 7 and 11).
+    hand_start_speed_mm_s: float = 2000.0
+    #: All balls at rest this long ends the stroke, s.
+    settle_s: float = 0.6
+    #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
+    #: early, from the record the stroke would have if it ended then
+    #: (:meth:`tracker.perception.events.StrokeDetector.preview`);
+    #: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
+    #: (said again, corrected, only when it differs), s.
+    early_call_s: float = 0.1
+    #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
+    review_simultaneous_s: float = 0.01
+    #: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
+    contact_slack_mm: float = 12.0
+    #: When no path came that close (far balls in a TV view are known to a few cm, and a fast
+    #: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
+    #: with a confidence below one and a note for review, mm.
+    contact_infer_mm: float = 80.0
+    #: How sure a ball that vanished at a cushion and never came back has left the table (it was
+    #: not seen going: marked for review).
+    off_table_confidence: float = 0.7
+    #: A ball that moved with no ball's path near it is disturbed (a foul by the striker) when it
+    #: was alone (no ball at rest or moving within 2R + ``contact_infer_mm`` of it before it moved),
+    #: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
+    #: mm (an occluded ball's detection shifts while covered, then comes back).
+    disturb_min_mm: float = 20.0
+    #: ... and at most this far: a hand, a cue or a sleeve nudges a ball; a ball sent further was
+    #: struck by a ball the camera did not follow (a cue ball lost in the far end of a TV view), mm.
+    disturb_max_mm: float = 300.0
+    #: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
+    disturb_confidence: float = 0.8
+    #: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
+    #: this time, is followed by an object ball leaving rest with nothing else moving before, was
+    #: struck: the stroke is inferred, s.
+    unseen_strike_s: float = 0.5
+    #: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
+    max_cue_speed_mm_s: float = 8000.0
+    #: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
+    #: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
+    #: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
+    #: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
+    #: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
+    #: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
+    #: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
+    #: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
+    #: e64125c), mm.
+    stayed_mm: float = 2.5
+    #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
+    unseen_strike_confidence: float = 0.7
+    unseen_contact_confidence: float = 0.5
+    #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
+    #: is reported for review (disturbed by a player, or moved by the referee?), mm.
+    between_strokes_move_mm: float = 20.0
+    #: A ball against a cushion is known to this many image pixels along the cushion's normal
+    #: (:func:`tracker.perception.cushions.cushion_error`).
+    cushion_error_px: float = CUSHION_ERROR_PX
 
 
 @dataclass
@@ -127,9 +215,9 @@ class Stroke:
                 or any(t_l > t for t_l, _ in s.loose.values()))
 
     def untouched(self, st: TableState, stayed_mm: float) -> None:
-        """Drop the contacts of balls that never left their place (``stayed_mm``: :data:`tracker.perception.events.STAYED_MM`): seen at
-        rest at ``st`` (the stroke's end) within STAYED_MM of where they stood, and the hitter
-        of no contact left. The review note of such a contact goes with it; when it was the
+        """Drop the contacts of balls that never left their place (``stayed_mm``,
+        :attr:`StrokeParams.stayed_mm`): seen at rest at ``st`` (the stroke's end) within
+        ``stayed_mm`` of where they stood, and the hitter of no contact left. The review note of such a contact goes with it; when it was the
         cue ball's first, a note says so (the first contact is now another)."""
         s = self
 
