@@ -63,8 +63,9 @@ class ProcessResult:
     skipped_forced: int = 0
     dropped_frames: int = 0
     gaps: list[tuple[float, float]] = field(default_factory=list)
-    #: strokes called early (``on_call``, after :data:`tracker.perception.events.EARLY_CALL_S` of rest), and of them
-    #: those whose call at the stroke's end (after ``SETTLE_S``) differed: said again, corrected
+    #: strokes called early (``on_call``, after
+    #: :data:`tracker.perception.events.EARLY_CALL_S` of rest), and of them those whose call
+    #: at the stroke's end (after ``SETTLE_S``) differed: said again, corrected
     early_calls: int = 0
     early_corrected: int = 0
     #: strokes called early whose end the run never saw (the video or stream ended, or

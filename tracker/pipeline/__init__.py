@@ -6,9 +6,10 @@ Three parts, kept apart so that files, cameras and streams, and every output, sh
 - :class:`RefereeRun` takes them one at a time (:meth:`RefereeRun.step`) and referees every
   stroke as it ends; operator inputs can arrive while it runs (:meth:`RefereeRun.submit`, safe
   from another thread: a referee console);
-- :class:`tracker.listeners.RunListener` objects receive what the run produces as it happens: every record of the
-  match log with the referee's decisions about it (:meth:`RunListener.on_record`), every frame
-  with what was seen (:meth:`RunListener.on_frame`, for an overlay), the end. The JSONL files
+- :class:`tracker.listeners.RunListener` objects receive what the run produces as it happens:
+  every record of the match log with the referee's decisions about it
+  (:meth:`RunListener.on_record`), every frame with what was seen
+  (:meth:`RunListener.on_frame`, for an overlay), the end. The JSONL files
   (:class:`tracker.outputs.jsonl.JsonlOutputs`) are one such listener.
 
 Modules: :mod:`~tracker.pipeline.run` (the frames side: :class:`RefereeRun`),

@@ -2,8 +2,8 @@
 :mod:`tracker.pipeline`).
 
 :meth:`RefereeRun.step` takes a frame through named steps: the operator's inputs made
-meanwhile (:meth:`Referee.take_inputs`), the view monitor (:class:`calibration.monitor.ViewMonitor`:
-is this the table?), the balls (:meth:`RefereeRun.detect`: the change-gated detector, one of
+meanwhile (:meth:`Referee.take_inputs`), the view monitor
+(:class:`calibration.monitor.ViewMonitor`: is this the table?), the balls (:meth:`RefereeRun.detect`: the change-gated detector, one of
 each colour settled), the tracker (:class:`tracker.perception.track.Tracker`: the 22 slots),
 the stroke detector (:class:`tracker.perception.events.StrokeDetector`: a stroke's record when
 it ends) and the referee (:class:`tracker.pipeline.referee.Referee`: its calls), then the
@@ -76,7 +76,6 @@ class RefereeRun(Referee):
         cadence: repeated frames of the source (:class:`tracker.cadence.FrameCadence`): the
             tracker then runs on the picture clock, repeats skipped.
     """
-
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
                  inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
@@ -221,7 +220,8 @@ class RefereeRun(Referee):
         picture: int | None = frame.index
         if status.refereed:
             if changed and self.segments.runs[-2][0] > 0:  # back after a cut: the next stroke is told
-                self.strokes.note_for_next_stroke(back_note(*self.segments.away(self.source_fps)[-1]))
+                away = self.segments.away(self.source_fps)[-1]
+                self.strokes.note_for_next_stroke(back_note(*away))
             if status.state == "recalibrated":
                 self._adopt_view(frame.image, status.calibration or self.monitor.cal)
             if self.cadence is not None:
