@@ -76,8 +76,8 @@ def main() -> int:
     ap.add_argument("--no-docs", action="store_true", help="print only")
     a = ap.parse_args()
 
-    from tracker.live import RawPipeSource
     from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
+    from tracker.sources import RawPipeSource
 
     video = Path(a.video)
     with gzip.open(video.with_suffix(".gt.json.gz")) as fh:
@@ -146,7 +146,7 @@ def main() -> int:
         server = subprocess.Popen([_ffmpeg(), "-loglevel", "error", "-re", "-i", str(src_file),
                                    "-c", "copy", "-f", "mpegts", "-listen", "1", url])
         time.sleep(1.0)
-        from tracker.live import CaptureSource
+        from tracker.sources import CaptureSource
 
         source = CaptureSource(url, give_up_s=2.0)  # the served file's end: not a drop
     else:

@@ -284,11 +284,6 @@ class TableGeometry:
         r = self.nose_radius
         return shape.buffer(-r).buffer(r) if r > 0 else shape
 
-    @cached_property
-    def playing_area(self) -> Polygon:
-        """The bed inside the cushion faces, as a shapely polygon."""
-        return Polygon([(0, 0), (self.width, 0), (self.width, self.length), (0, self.length)])
-
     def on_bed(self, point: tuple[float, float], tol: float = 1.0) -> bool:
         """True if a ball centre at ``point`` lies where a resting ball can be (mm)."""
         x, y = point

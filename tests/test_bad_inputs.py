@@ -448,12 +448,13 @@ def test_ctrl_c_during_process_keeps_the_calls_and_says_how_to_go_on(media, tmp_
 def test_an_unexpected_error_is_called_a_bug_with_its_traceback_in_a_file(monkeypatch, capsys,
                                                                          tmp_path):
     from tracker import cli
+    from tracker.cli import referee
 
     def boom(args):
         raise ZeroDivisionError("division by zero")
 
     monkeypatch.setenv("SNOOKER_TRACKER_CRASH_DIR", str(tmp_path))
-    monkeypatch.setattr(cli, "cmd_referee", boom)
+    monkeypatch.setattr(referee, "cmd_referee", boom)
     rc, out, err = _run(["referee"], capsys)
     lines = error_lines(err)
     assert rc == cli.EXIT_BUG and len(lines) == 1 and "bug" in lines[0] and "Traceback" not in err

@@ -13,10 +13,10 @@ import cv2
 import numpy as np
 import pytest
 
-from tracker.live import HARD_LAG_S, MAX_LAG_S, RawPipeSource, may_skip
+from tracker.live import HARD_LAG_S, MAX_LAG_S, may_skip
 from tracker.perception.track import TableState
 from tracker.pipeline import process_video
-from tracker.sources import Frame, FrameSource, SourceEnd
+from tracker.sources import Frame, FrameSource, RawPipeSource, SourceEnd
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "sample_videos" / "overhead_free_ball.mp4"
@@ -123,12 +123,12 @@ class _FakeCap:
 
 
 def test_a_dropped_stream_is_opened_again_and_the_gap_carried(monkeypatch):
-    from tracker import live
+    from tracker import sources
 
     caps = iter([_FakeCap(3), None, _FakeCap(2)])  # drops after 3 frames, one failed re-open
-    monkeypatch.setattr(live.CaptureSource, "_open", lambda self: next(caps, None))
-    monkeypatch.setattr(live, "RECONNECT_EVERY_S", 0.05)
-    src = live.CaptureSource("rtsp://camera.invalid/stream", give_up_s=1.0)
+    monkeypatch.setattr(sources.CaptureSource, "_open", lambda self: next(caps, None))
+    monkeypatch.setattr(sources, "RECONNECT_EVERY_S", 0.05)
+    src = sources.CaptureSource("rtsp://camera.invalid/stream", give_up_s=1.0)
     got = list(src)
     assert len(got) == 5 and [f.gap_s > 0 for f in got] == [False] * 3 + [True, False]
     assert got[3].gap_s >= 0.1 and got[3].index > 3  # the time lost shows in the numbering

@@ -23,10 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGES = ("tracker", "calibration")
 
 #: Cycles known on ``main`` at 131a5b1 and being cut elsewhere; empty this as they go.
-KNOWN_CYCLES = {
-    frozenset({"tracker.live", "tracker.sources"}),
-    frozenset({"tracker.outputs.jsonl", "tracker.pipeline"}),
-}
+KNOWN_CYCLES: set[frozenset[str]] = set()  # live<->sources and jsonl<->pipeline: cut (issue 29)
 
 
 def _modules(root: Path, packages: tuple[str, ...]) -> dict[str, Path]:

@@ -9,10 +9,10 @@ from calibration.camera import CameraModel
 from calibration.monitor import ViewStatus
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
+from tracker.listeners import FrameView
 from tracker.outputs.board import Board, banner_of
 from tracker.outputs.overlay import OverlayPainter
 from tracker.perception.track import TableState
-from tracker.pipeline import FrameView
 from tracker.sources import Frame
 
 START = {"frame_start": 1, "ruleset": "snooker", "breaker": "Ann", "players": ["Ann", "Bob"],

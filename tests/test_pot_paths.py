@@ -8,7 +8,7 @@ import numpy as np
 from helpers import detections_at
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import _after_first_contact
+from tracker.perception.stroke import after_first_contact as _after_first_contact
 from tracker.perception.track import Tracker
 from tracker.records.shot import Event, EventType
 from tracker.rules.explain import explain

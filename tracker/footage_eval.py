@@ -56,96 +56,125 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
                detector: str = "auto") -> dict[str, Any] | None:
     """Detection on the overhead lab stills; per folder: images, balls, found, colour right
     (None where the labels have no colours), pixel and millimetre errors, extra detections."""
-    import cv2
-
-    from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
-    from tracker.perception.calibrate import calibrate_image
-    from tracker.perception.detect import CLASSES
-    from tracker.perception.learned import make_detector
 
     root = footage(base)
     if root is None:
         return None
     lab = root / "overhead-lab-snooker"
     table = TableGeometry.of_size(1881, 943, 52.3)
-    out: dict[str, Any] = {}
+    sets = _lab_sets(lab, folders)
+    cals = _lab_calibrations(sets, table)
+    every = [c for cs in cals.values() for c in cs]
+    if not every:
+        return {f: {"images": len(sets[f][1]), "calibrated": 0} for f in sets}
+    # one fixed camera for every set: its calibration is the best-fitting frame's
+    cal = min(every, key=lambda c: c.fit_error_mm["median"])
+    return {folder: {"images": len(imgs), "calibrated": len(cals[folder]),
+                     **_lab_folder(cases, imgs, cal, table, detector, folder)}
+            for folder, (cases, imgs) in sets.items()}
+
+
+def _lab_sets(lab: Path, folders: tuple[str, ...]) -> dict[str, tuple[list[dict], list[np.ndarray]]]:
+    """Per folder of the lab stills: its labelled cases whose image is there, and the images
+    (BGR)."""
+    import cv2
+
     sets = {}
     for folder in folders:
         cases = json.loads((lab / folder / "testcases.json").read_text())["cases"]
         cases = [c for c in cases if (lab / folder / c["image"].split("/")[-1]).exists()]
         sets[folder] = (cases, [cv2.imread(str(lab / folder / c["image"].split("/")[-1])) for c in cases])
-    # one fixed camera for every set: its calibration is the best-fitting frame's
-    cals, tried = {}, {}
+    return sets
+
+
+def _lab_calibrations(sets: dict[str, tuple[list[dict], list[np.ndarray]]], table: Any
+                      ) -> dict[str, list[Any]]:
+    """Per folder, the calibrations of its images where the table was found."""
+    from calibration.finder import TableNotFound
+    from tracker.perception.calibrate import calibrate_image
+
+    cals: dict[str, list[Any]] = {}
     for folder, (_, imgs) in sets.items():
-        tried[folder] = len(imgs)
         cals[folder] = []
         for img in imgs:
             try:
                 cals[folder].append(calibrate_image(img, table))
             except TableNotFound:
                 continue
-    every = [c for cs in cals.values() for c in cs]
-    if not every:
-        return {f: {"images": tried[f], "calibrated": 0} for f in sets}
-    cal = min(every, key=lambda c: c.fit_error_mm["median"])
-    for folder, (cases, imgs) in sets.items():
-        balls = found = colour_right = extra = 0
-        coloured = all("type" in b for c in cases for b in c["balls"])
-        px_err: list[float] = []
-        mm_err: list[float] = []
-        det_err: list[float] = []
-        misses: list[str] = []
-        per_image: list[dict[str, Any]] = []
-        for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
-            before = (balls, found, colour_right, extra, len(mm_err))
-            det = make_detector(cal, detector, scale=1.0)
-            det.learn_cloth(img)
-            det.learn_colours([im for j, im in enumerate(imgs) if j != i])
-            d = det.detect_constrained(img)
-            truth_px = np.array([[b["pixelX"], b["pixelY"]] for b in case["balls"]])
-            truth_mm = _lab_truth_mm(case["balls"], table.width, table.length)
-            used = set()
-            for k, b in enumerate(case["balls"]):
-                balls += 1
-                if not len(d):
-                    continue
-                dist = np.linalg.norm(d.px - truth_px[k], axis=1)
-                j = int(np.argmin(dist))
-                if dist[j] > 0.6 * d.radius_px[j] or j in used:
-                    misses.append(f"{case['image'].split('/')[-1]} {b.get('type', 'ball').lower()} "
-                                  f"at ({truth_px[k][0]:.0f}, {truth_px[k][1]:.0f}) px: not found")
-                    continue
-                used.add(j)
-                found += 1
-                px_err.append(float(dist[j]))
-                mm_err.append(float(np.linalg.norm(d.mm[j] - truth_mm[k])))
-                # the detector's own share: the labelled pixel through the same calibration
-                det_err.append(float(np.linalg.norm(d.mm[j] - cal.ball_to_table(truth_px[k:k + 1])[0])))
-                if coloured:
-                    ok = CLASSES[d.cls[j]] == b["type"].lower()
-                    colour_right += ok
-                    if not ok:
-                        misses.append(f"{case['image'].split('/')[-1]} {b['type'].lower()} read as "
-                                      f"{CLASSES[d.cls[j]]}")
-            extra += len(d) - len(used)
-            per_image.append({
-                "image": f"overhead-lab-snooker/{folder}/{case['image'].split('/')[-1]}",
-                "balls": balls - before[0], "found": found - before[1],
-                "colour_right": colour_right - before[2] if coloured else None,
-                "extra_detections": extra - before[3], "mm": mm_err[before[4]:]})
-        out[folder] = {
-            "images": len(imgs), "calibrated": len(cals[folder]), "balls": balls, "found": found,
-            "colour_right": colour_right if coloured else None, "extra_detections": extra,
-            "px_median": float(np.median(px_err)) if px_err else None,
-            "mm_median": float(np.median(mm_err)) if mm_err else None,
-            "mm_p95": float(np.percentile(mm_err, 95)) if mm_err else None,
-            "detection_mm_median": float(np.median(det_err)) if det_err else None,
-            "detection_mm_p95": float(np.percentile(det_err, 95)) if det_err else None,
-            "calibration_fit_mm": cal.fit_error_mm["median"], "misses": misses,
-            "per_image": per_image,
-        }
-    return out
+    return cals
+
+
+def _lab_folder(cases: list[dict], imgs: list[np.ndarray], cal: Any, table: Any,
+                detector: str, folder: str) -> dict[str, Any]:
+    """The detection scores of one folder of lab stills with the camera ``cal`` (each image's
+    colours learned from the others), with a row per image (``per_image``: its footage path,
+    balls, found, colour right, extra detections and mm errors) for the split's figures."""
+    from tracker.perception.learned import make_detector
+
+    n = {"balls": 0, "found": 0, "colour_right": 0, "extra": 0}
+    coloured = all("type" in b for c in cases for b in c["balls"])
+    err: dict[str, list[float]] = {"px": [], "mm": [], "det": []}
+    misses: list[str] = []
+    per_image: list[dict[str, Any]] = []
+    for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
+        det = make_detector(cal, detector, scale=1.0)
+        det.learn_cloth(img)
+        det.learn_colours([im for j, im in enumerate(imgs) if j != i])
+        before, n_mm = dict(n), len(err["mm"])
+        _lab_case(case, det.detect_constrained(img), cal, table, coloured, n, err, misses)
+        per_image.append({
+            "image": f"overhead-lab-snooker/{folder}/{case['image'].split('/')[-1]}",
+            **{k: n[k] - before[k] for k in ("balls", "found")},
+            "colour_right": n["colour_right"] - before["colour_right"] if coloured else None,
+            "extra_detections": n["extra"] - before["extra"], "mm": err["mm"][n_mm:]})
+    px_err, mm_err, det_err = err["px"], err["mm"], err["det"]
+    return {
+        "balls": n["balls"], "found": n["found"],
+        "colour_right": n["colour_right"] if coloured else None, "extra_detections": n["extra"],
+        "px_median": float(np.median(px_err)) if px_err else None,
+        "mm_median": float(np.median(mm_err)) if mm_err else None,
+        "mm_p95": float(np.percentile(mm_err, 95)) if mm_err else None,
+        "detection_mm_median": float(np.median(det_err)) if det_err else None,
+        "detection_mm_p95": float(np.percentile(det_err, 95)) if det_err else None,
+        "calibration_fit_mm": cal.fit_error_mm["median"], "misses": misses,
+        "per_image": per_image,
+    }
+
+
+def _lab_case(case: dict, d: Any, cal: Any, table: Any, coloured: bool, n: dict[str, int],
+              err: dict[str, list[float]], misses: list[str]) -> None:
+    """Match one labelled still's balls to the detections ``d``: counts into ``n``, errors
+    (px, mm, the detector's own mm) into ``err``, what was missed or misread into
+    ``misses``."""
+    from tracker.perception.detect import CLASSES
+
+    truth_px = np.array([[b["pixelX"], b["pixelY"]] for b in case["balls"]])
+    truth_mm = _lab_truth_mm(case["balls"], table.width, table.length)
+    used: set[int] = set()
+    for k, b in enumerate(case["balls"]):
+        n["balls"] += 1
+        if not len(d):
+            continue
+        dist = np.linalg.norm(d.px - truth_px[k], axis=1)
+        j = int(np.argmin(dist))
+        if dist[j] > 0.6 * d.radius_px[j] or j in used:
+            misses.append(f"{case['image'].split('/')[-1]} {b.get('type', 'ball').lower()} "
+                          f"at ({truth_px[k][0]:.0f}, {truth_px[k][1]:.0f}) px: not found")
+            continue
+        used.add(j)
+        n["found"] += 1
+        err["px"].append(float(dist[j]))
+        err["mm"].append(float(np.linalg.norm(d.mm[j] - truth_mm[k])))
+        # the detector's own share: the labelled pixel through the same calibration
+        err["det"].append(float(np.linalg.norm(d.mm[j] - cal.ball_to_table(truth_px[k:k + 1])[0])))
+        if coloured:
+            ok = CLASSES[d.cls[j]] == b["type"].lower()
+            n["colour_right"] += ok
+            if not ok:
+                misses.append(f"{case['image'].split('/')[-1]} {b['type'].lower()} read as "
+                              f"{CLASSES[d.cls[j]]}")
+    n["extra"] += len(d) - len(used)
 
 
 def lab_by_split(per_image: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:

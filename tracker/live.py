@@ -1,15 +1,4 @@
-"""Live sources and keeping up with them.
-
-Sources (all :class:`tracker.sources.FrameSource`, ``live`` True):
-
-- :class:`CaptureSource`: a camera (OpenCV's index ``0``, or ``/dev/video0``) or a stream URL
-  (``rtsp://``, ``http://`` ...), read by OpenCV (FFmpeg). A stream that drops or stalls
-  (no frame for :data:`STALL_S`) is opened again, every :data:`RECONNECT_EVERY_S`, for up to
-  :data:`GIVE_UP_S`; the frame after the gap carries ``gap_s`` (the time lost), which the
-  pipeline marks as not refereed.
-- :class:`RawPipeSource`: raw BGR frames of a known size on standard input, e.g.
-  ``ffmpeg -re -i x.mp4 -f rawvideo -pix_fmt bgr24 - | snooker-tracker process - --size
-  1920x1080 --fps 25``.
+"""Keeping up with frame sources (the sources themselves: :mod:`tracker.sources`).
 
 :class:`FrameFeed` reads any source on its own thread: for a file it decodes ahead (the
 decoder works on one core while the pipeline works on the other); for a live source it drains
@@ -27,17 +16,15 @@ from __future__ import annotations
 
 import os
 import queue
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import IO, Any
+from typing import Any
 
-import cv2
 import numpy as np
 
 from tracker import balls as B
-from tracker.sources import Frame, FrameSource, SourceEnd, SourceError
+from tracker.sources import Frame, FrameSource
 
 #: A live frame that has waited longer than this (s) may be skipped (see :func:`may_skip`).
 MAX_LAG_S = 0.2
@@ -45,12 +32,6 @@ MAX_LAG_S = 0.2
 HARD_LAG_S = 2.0
 #: No skipping while the cue ball stands within this of another ball (mm): it may be struck.
 CLEAR_MM = 150.0
-#: A live stream that gives no frame for this long (s) has stalled: it is opened again.
-STALL_S = 2.0
-#: Seconds between attempts to open a dropped stream again.
-RECONNECT_EVERY_S = 0.5
-#: A stream that cannot be opened again within this (s) is lost: the run ends.
-GIVE_UP_S = 10.0
 #: Frames decoded ahead of the pipeline at least (files; a source of unknown frame size).
 PREFETCH_FRAMES = 8
 #: Decoded frames (bytes of picture) a file's pipeline may hold ready ahead of its own thread,
@@ -72,11 +53,6 @@ CORES_LEFT_BY_DECODER = 1
 MAX_QUEUED_FRAMES = 64
 
 
-def is_live_spec(spec: str) -> bool:
-    """Whether ``spec`` names a camera (an index, ``/dev/video*``) or a stream URL."""
-    return spec.isdigit() or spec.startswith("/dev/video") or "://" in spec
-
-
 def look_ahead_frames(frame_bytes: int) -> int:
     """How many frames of ``frame_bytes`` bytes each a file's pipeline holds ready ahead of
     its own thread (:data:`LOOK_AHEAD_BYTES`, within :data:`PREFETCH_FRAMES` ..
@@ -88,132 +64,6 @@ def look_ahead_frames(frame_bytes: int) -> int:
 def decode_threads() -> int:
     """Decoder threads for a file decoded on a thread of its own beside the pipeline."""
     return max(1, (os.cpu_count() or 1) - CORES_LEFT_BY_DECODER)
-
-
-class CaptureSource(FrameSource):
-    """A camera or a network stream (see the module docstring).
-
-    Args:
-        spec: OpenCV camera index (``"0"``), ``/dev/videoN``, or a URL.
-        fps: frames per second when the source does not say.
-        give_up_s: how long a dropped stream is tried again before the run ends.
-    """
-
-    live = True
-
-    def __init__(self, spec: str, fps: float | None = None, give_up_s: float = GIVE_UP_S):
-        super().__init__()
-        self.name = spec
-        self._target: int | str = int(spec) if spec.isdigit() else spec
-        self.give_up_s = give_up_s
-        self.gaps: list[tuple[float, float]] = []
-        self._cap = self._open()
-        if self._cap is None:
-            raise SourceError(f"{spec}: cannot open the camera or stream (check the address, "
-                              "that it is streaming, and that this machine can reach it)")
-        got = self._cap.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps or (got if got and 1.0 <= got <= 240.0 else 25.0))
-
-    def _open(self) -> cv2.VideoCapture | None:
-        if isinstance(self._target, int):
-            cap = cv2.VideoCapture(self._target)
-        else:
-            cap = cv2.VideoCapture(self._target, cv2.CAP_FFMPEG,
-                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(1000 * STALL_S),
-                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(1000 * STALL_S)])
-        if not cap.isOpened():
-            cap.release()
-            return None
-        return cap
-
-    def frames(self) -> Iterator[Frame]:
-        idx, read = 0, 0
-        gap = 0.0
-        last = time.monotonic()
-        reason = "stopped"
-        try:
-            while not self._stop:
-                ok, img = self._cap.read() if self._cap is not None else (False, None)
-                now = time.monotonic()
-                if ok and img is not None:
-                    if self.size is None:
-                        self.size = (img.shape[1], img.shape[0])
-                    yield Frame(idx, idx / self.fps, img, gap_s=gap, arrived=now)
-                    idx, read, gap, last = idx + 1, read + 1, 0.0, now
-                    continue
-                # dropped or stalled: open it again until it comes back or we give up
-                lost_at = last
-                while not self._stop and (self._cap is None or not self._cap.isOpened()
-                                          or not ok):
-                    if self._cap is not None:
-                        self._cap.release()
-                        self._cap = None
-                    if time.monotonic() - lost_at > self.give_up_s:
-                        reason = "lost"
-                        return
-                    time.sleep(RECONNECT_EVERY_S)
-                    self._cap = self._open()
-                    ok = self._cap is not None
-                gap = time.monotonic() - lost_at
-                self.gaps.append((idx / self.fps, idx / self.fps + gap))
-                idx += int(round(gap * self.fps))
-        finally:
-            self.end = self._end(reason, read)
-
-    def _end(self, reason: str, read: int) -> SourceEnd:
-        if reason == "lost":
-            return SourceEnd("lost", read, None, f"{self.name}: the stream stopped and could not "
-                             f"be opened again within {self.give_up_s:.0f} s")
-        return SourceEnd("stopped", read, None, f"stopped after {read} frames")
-
-    def close(self) -> None:
-        if self._cap is not None:
-            self._cap.release()
-
-
-class RawPipeSource(FrameSource):
-    """Raw BGR frames (``size`` = (width, height), 3 bytes a pixel) from a binary stream
-    (standard input by default)."""
-
-    live = True
-
-    def __init__(self, stream: IO[bytes] | None, size: tuple[int, int], fps: float = 25.0):
-        super().__init__()
-        self.stream = stream if stream is not None else sys.stdin.buffer
-        self.name = "standard input" if stream is None else getattr(stream, "name", "pipe")
-        self.size = size
-        self.fps = float(fps)
-
-    def frames(self) -> Iterator[Frame]:
-        w, h = self.size
-        n = w * h * 3
-        idx, partial = 0, False
-        try:
-            while not self._stop:
-                buf = bytearray(n)
-                view, got = memoryview(buf), 0
-                while got < n:
-                    k = self.stream.readinto(view[got:])
-                    if not k:
-                        break
-                    got += k
-                if got < n:
-                    partial = got > 0
-                    break
-                img = np.frombuffer(buf, np.uint8).reshape(h, w, 3)
-                yield Frame(idx, idx / self.fps, img, arrived=time.monotonic())
-                idx += 1
-        finally:
-            if self._stop:
-                self.end = SourceEnd("stopped", idx, None, f"stopped after {idx} frames")
-            elif partial:
-                self.end = SourceEnd("truncated", idx, None, "the pipe ended inside a frame: "
-                                     "check --size (and that the input is bgr24)")
-            elif idx == 0:
-                self.end = SourceEnd("truncated", 0, None, "no frame came on the pipe: check "
-                                     "--size and that the input is raw bgr24 frames")
-            else:
-                self.end = SourceEnd("complete", idx, None, f"{idx} frames")
 
 
 class FrameFeed:
@@ -297,10 +147,6 @@ class FrameFeed:
             n += 1
             if item.gap_s > 0:
                 gaps.append(item)
-
-    def backlog(self) -> int:
-        """Frames waiting."""
-        return self._q.qsize()
 
     def stop(self) -> None:
         """Stop reading (the source stops after the frame in hand)."""

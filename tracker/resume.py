@@ -289,7 +289,7 @@ class ResumeMismatch(VideoError):
 class ResumedRun(RefereeRun):
     """A :class:`RefereeRun` that goes on with a cut-off one (see the module docstring).
 
-    While it meets the committed records again (:attr:`catching_up`), what it makes is checked
+    While it meets the committed records again, what it makes is checked
     against them, and the listeners marked ``resume_holds_back`` (the JSONL files and the store,
     which hold those records already, and the console bridge, whose requests would land in the
     middle of the replay) hear nothing (no record, frame or end) and ``on_call`` is not called;
@@ -314,11 +314,6 @@ class ResumedRun(RefereeRun):
                 assert isinstance(shot, Shot)
                 self.spoken[n] = {"nomination": shot.nomination, "free_ball": shot.free_ball,
                                   "operator": shot.operator}
-
-    @property
-    def catching_up(self) -> bool:
-        """Whether committed records are still to be met."""
-        return bool(self._pending)
 
     def _emit(self, rec: Record, calls: list[dict[str, Any]]) -> None:
         if not self._pending:

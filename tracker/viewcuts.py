@@ -40,10 +40,6 @@ class ViewSegments:
         """The stretches not refereed, as (start, end) seconds."""
         return [(round(a / fps, 2), round((b + 1) / fps, 2)) for a, b, ok in self.runs if not ok]
 
-    def refereed_frames(self) -> int:
-        """Frames refereed."""
-        return sum(b - a + 1 for a, b, ok in self.runs if ok)
-
 
 def cut_note(t: float) -> str:
     """The review note of a stroke the picture cut away from at ``t`` (s) before every ball

@@ -10,16 +10,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from calibration.profile import Calibration
+from tracker.listeners import RefereeRun, RunListener
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import Record
-
-if TYPE_CHECKING:
-    from tracker.pipeline import RefereeRun
-
-from tracker.pipeline import RunListener
 
 #: The files a run writes into its output folder.
 LOG_NAME = "match.log.jsonl"

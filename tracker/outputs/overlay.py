@@ -1,7 +1,7 @@
 """The overlay video: the calls drawn on the picture, for people who do not read JSON.
 
 ``process --overlay FILE`` adds an :class:`OverlayWriter` (a
-:class:`tracker.pipeline.RunListener`) that draws on every processed frame:
+:class:`tracker.listeners.RunListener`) that draws on every processed frame:
 
 - each ball's identity: a ring in the ball's colour, the colour's name beside it (reds only a
   ring: a person cannot tell them apart, nor needs to);
@@ -29,14 +29,15 @@ import cv2
 import numpy as np
 
 from tracker import balls as B
+from tracker.listeners import RunListener
 from tracker.outputs.board import Banner, Board
-from tracker.pipeline import RunListener
 from tracker.records.shot import EventType, Record
 from tracker.words import ball_words, pocket_words
 
 if TYPE_CHECKING:
     from calibration.profile import Calibration
-    from tracker.pipeline import FrameView, RefereeRun
+    from tracker.listeners import FrameView
+    from tracker.pipeline import RefereeRun
 
 #: How long a call's banner stays on screen, s of video.
 BANNER_HOLD_S = 3.0

@@ -1,7 +1,7 @@
 """The match store: a run's records and calls in SQLite, one transaction per record.
 
 ``process`` writes ``match.sqlite`` into its output folder (:class:`StoreWriter`, a
-:class:`tracker.pipeline.RunListener`); the live server, the reports and ``export`` read it
+:class:`tracker.listeners.RunListener`); the live server, the reports and ``export`` read it
 (:class:`MatchStore`). The JSONL files stay the interchange format; the store is what pages and
 programs query while a match goes on, and what a crashed run is resumed from.
 
@@ -56,13 +56,14 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from tracker.pipeline import RunListener
+from tracker.listeners import RunListener
 from tracker.records.parse import record_from_dict, record_to_dict
 from tracker.records.shot import FrameStart, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
 
 if TYPE_CHECKING:
-    from tracker.pipeline import FrameView, RefereeRun
+    from tracker.listeners import FrameView
+    from tracker.pipeline import RefereeRun
     from tracker.rules.match import Match
 
 #: The store's file name in a run's output folder.
@@ -370,11 +371,6 @@ class MatchStore:
                                "WHERE run_id=? AND seq>? ORDER BY seq, idx",
                                (run_id, after_seq)).fetchall()
         return [{**dict(r), "decision": json.loads(r["decision"])} for r in rows]
-
-    def last_seq(self, run_id: int) -> int:
-        """The ``seq`` of the run's last committed record (0: none)."""
-        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE run_id=?",
-                                   (run_id,)).fetchone()[0])
 
     def shots(self, run_id: int) -> list[dict[str, Any]]:
         """Strokes of the run (table ``shots``), with the stroke record and its call."""

@@ -12,126 +12,37 @@ early call, after ``EARLY_CALL_S`` of rest).
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 import numpy as np
 
-from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
+from tracker.perception.stroke import (
+    Stroke,
+    StrokeParams,
+    after_first_contact,
+    moved_between_strokes,
+)
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType, Shot
 from tracker.words import balls_words, cushion_words, the_ball
 
-#: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
-STRIKE_SPEED_MM_S = 350.0
-#: A softer start still is a stroke when another ball starts moving with it (the cue ball
-#: rolled gently into a ball beside it: a hand does not set other balls moving), mm/s.
-SOFT_STRIKE_SPEED_MM_S = 80.0
-#: The cue ball must have stood still this long before a stroke (a hand placing it never
-#: lets it rest first), s.
-WHITE_REST_S = 0.3
-#: A "stroke" whose cue ball keeps speeding up over its first frames, before it touches
-#: anything, is a hand carrying it (the referee replacing it): a struck ball only slows down.
-#: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
-CARRY_FRAMES = 4
-CARRY_SPEEDUP = (1.3, 150.0)
-#: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
-#: strike falls anywhere between two frames, so a struck ball's first frame may show only a
-#: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
-#: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
-#: accelerating it.
-CARRY_LATE_SPEEDUP = (1.1, 40.0)
-#: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
-#: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
-#: ball does at once (on a TV view the far end's coarse positions make a struck ball's
-#: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
-#: hand: real broadcast clips 7 and 11).
-HAND_START_SPEED_MM_S = 2000.0
-#: All balls at rest this long ends the stroke, s.
-SETTLE_S = 0.6
-#: All balls at rest (by the tracker's measure) this long and the stroke's call is given
-#: early, from the record the stroke would have if it ended then (:meth:`StrokeDetector.preview`);
-#: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
-#: (said again, corrected, only when it differs), s.
-EARLY_CALL_S = 0.1
-#: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
-REVIEW_SIMULTANEOUS_S = 0.01
-#: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
-CONTACT_SLACK_MM = 12.0
-#: When no path came that close (far balls in a TV view are known to a few cm, and a fast
-#: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
-#: with a confidence below one and a note for review, mm.
-CONTACT_INFER_MM = 80.0
-#: How sure a ball that vanished at a cushion and never came back has left the table (it was
-#: not seen going: marked for review).
-OFF_TABLE_CONFIDENCE = 0.7
-#: A ball that moved with no ball's path near it is disturbed (a foul by the striker) when it
-#: was alone (no ball at rest or moving within 2R + CONTACT_INFER_MM of it before it moved),
-#: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
-#: mm (an occluded ball's detection shifts while covered, then comes back).
-DISTURB_MIN_MM = 20.0
-#: ... and at most this far: a hand, a cue or a sleeve nudges a ball; a ball sent further was
-#: struck by a ball the camera did not follow (a cue ball lost in the far end of a TV view), mm.
-DISTURB_MAX_MM = 300.0
-#: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
-DISTURB_CONFIDENCE = 0.8
-#: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
-#: this time, is followed by an object ball leaving rest with nothing else moving before, was
-#: struck: the stroke is inferred, s.
-UNSEEN_STRIKE_S = 0.5
-#: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
-MAX_CUE_SPEED_MM_S = 8000.0
-#: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
-#: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
-#: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
-#: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
-#: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
-#: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
-#: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
-#: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
-#: e64125c), mm.
-STAYED_MM = 2.5
-#: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
-UNSEEN_STRIKE_CONFIDENCE = 0.7
-UNSEEN_CONTACT_CONFIDENCE = 0.5
-#: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
-#: is reported for review (disturbed by a player, or moved by the referee?), mm.
-BETWEEN_STROKES_MOVE_MM = 20.0
-#: A ball against a cushion is known to this many image pixels along the cushion's normal
-#: (a far cushion of a TV view: a pixel is several mm there; the shading and the cushion's
-#: edge move a ball's centre by a pixel or two): its contact is taken within a radius, a
-#: frame's travel and this much of the face.
-CUSHION_ERROR_PX = 3.0
-
-
-@dataclass
-class _Stroke:
-    t0: float
-    before: dict[str, tuple[float, float]]
-    track: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
-    started: dict[str, float] = field(default_factory=dict)
-    events: list[Event] = field(default_factory=list)
-    rest_since: float | None = None
-    #: since when every ball has been at rest but those about to be potted (vanished moving
-    #: at a pocket's mouth: ``TableState.pending_pots``), s (the early call's rest)
-    quiet_since: float | None = None
-    review: list[str] = field(default_factory=list)
-    white_speeds: list[float] = field(default_factory=list)
-    #: balls that left rest with no ball's path near them: ball -> (time s, whether every
-    #: ball then moving, the cue ball included, was in view)
-    loose: dict[str, tuple[float, bool]] = field(default_factory=dict)
-    #: whether the cue ball has been in view since the strike
-    white_seen: bool = True
-    #: the review note said of a contact inferred from a near pass, by contact
-    contact_notes: list[tuple[Event, str]] = field(default_factory=list)
+#: The defaults (:class:`StrokeParams`); the two times the referee and the run use, by name.
+STROKE_PARAMS = StrokeParams()
+SETTLE_S = STROKE_PARAMS.settle_s
+EARLY_CALL_S = STROKE_PARAMS.early_call_s
 
 
 class StrokeDetector:
     """Turns the sequence of :class:`TableState` into :class:`Shot` records."""
 
     def __init__(self, table: TableGeometry, fps: float, position_error_mm: float = 2.0,
-                 touching_gap_mm: float = 0.5, cushion_view: CushionView | None = None):
+                 touching_gap_mm: float = 0.5, cushion_view: CushionView | None = None,
+                 params: StrokeParams = STROKE_PARAMS):
+        #: the tunables (:class:`tracker.perception.stroke.StrokeParams`)
+        self.params = params
         self.table = table
         self.fps = fps
         self.position_error_mm = position_error_mm
@@ -139,7 +50,7 @@ class StrokeDetector:
         self.cushion_view = cushion_view
         self.touching_gap_mm = touching_gap_mm
         self.prev: TableState | None = None
-        self.stroke: _Stroke | None = None
+        self.stroke: Stroke | None = None
         self.n_shots = 0
         self.last_rest_pos: dict[str, tuple[float, float]] = {}
         self.white_rest_frames = 0
@@ -165,76 +76,131 @@ class StrokeDetector:
         if prev is None:
             return None
         if self.stroke is None:
-            if not st.moving:
-                self._moved_between_strokes(st)
-                self.last_rest_pos = dict(st.pos)
-            # the cue ball at rest (hidden by the player addressing it counts as at rest); a
-            # hand moving it, or its return from a pocket, starts the count again
-            if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
-                self.white_rest_frames += 1
-            elif B.WHITE not in st.moving:
-                self.white_rest_frames = 0
-            if B.WHITE not in st.moving:
-                self.white_left = None
-            elif self.white_left is None and B.WHITE in prev.pos:
-                self.white_left = (prev.t, prev.pos[B.WHITE])
-            settled_before = self.white_rest_frames > int(WHITE_REST_S * self.fps)
-            if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
-                self.white_gone = None
-            elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
-                self.white_gone = (prev.t, st.pos[B.WHITE])
-            if self._unseen_strike(prev, st):
-                return None
-            if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
-                v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
-                # struck while hidden at rest (a player addressing it): followed again from its
-                # second sighting out of hiding; the first says its speed and the strike's time
-                hidden = st.emerged.get(B.WHITE)
-                if hidden is not None:
-                    v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
-                         / max(st.t - hidden[0], 1e-6))
-                # the cue ball may hit a ball within the first frame, and that ball may show
-                # its motion a frame before the cue ball does: what matters is that
-                # everything was at rest just before
-                first = self.recent[0] if len(self.recent) == 3 else prev
-                others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
-                if prev.moving and not first.moving:
-                    prev = first
-                settled = self.white_rest_frames >= int(WHITE_REST_S * self.fps)
-                speed = float(np.linalg.norm(v))
-                soft = speed <= STRIKE_SPEED_MM_S
-                if soft and B.WHITE in first.pos:
-                    # it may stop dead at the contact: its speed over the frame before counts
-                    speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
-                                                                        first.pos[B.WHITE]))) * self.fps)
-                struck = not soft or (speed > SOFT_STRIKE_SPEED_MM_S and bool(st.moving - {B.WHITE}))
-                if struck and others_still and settled:
-                    before = dict(self.last_rest_pos) or dict(prev.pos)
-                    before[B.WHITE] = prev.pos[B.WHITE]
-                    t0 = prev.t + 0.5 / self.fps
-                    if hidden is not None:
-                        t0 = hidden[0] - 0.5 / self.fps  # within the frame before it was seen
-                    elif soft and self.white_left is not None:
-                        # it has been rolling gently since it left rest
-                        t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
-                        before[B.WHITE] = self.white_left[1]
-                    self.white_rest_frames = 0
-                    self.stroke = _Stroke(t0=t0, before=before, review=self.pending_review,
-                                          white_speeds=[speed])
-                    self.pending_review, self.replacing = [], False
-                    self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
-                    for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
-                        self._record(r)
-                    if hidden is not None:
-                        self._out_of_hiding(*hidden, before[B.WHITE])
-                    for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
-                        for b in self._in_order(r.moving - {B.WHITE}, r):
-                            if b not in self.stroke.started:
-                                self.stroke.started[b] = r.t
-                                self._contact(b, r)
+            self._between_strokes(prev, st)
             return None
+        return self._during_stroke(prev, st)
+
+    # --- the public interface for the run (the referee and the pipeline) -------------------
+    @property
+    def under_way(self) -> bool:
+        """Whether a stroke is under way (struck, not yet ended)."""
+        return self.stroke is not None
+
+    @property
+    def quiet_since(self) -> float | None:
+        """Since when (s) every ball of the stroke under way has been at rest, balls about to
+        be potted aside (:meth:`stirring`); None: no stroke, or a ball still moving."""
+        return self.stroke.quiet_since if self.stroke is not None else None
+
+    @property
+    def last_state(self) -> TableState | None:
+        """The last tracked frame fed (:meth:`update`), None before the first."""
+        return self.prev
+
+    def note_for_review(self, note: str) -> None:
+        """A review note for the stroke under way, or when none is, for the next one."""
+        if self.stroke is not None:
+            self.stroke.review.append(note)
+        else:
+            self.pending_review.append(note)
+
+    def note_for_next_stroke(self, note: str) -> None:
+        """A review note for the next stroke to start."""
+        self.pending_review.append(note)
+
+    # --- between strokes: waiting for a strike ---------------------------------------------
+    def _between_strokes(self, prev: TableState, st: TableState) -> None:
+        """One frame with no stroke under way: balls moved by hand noted, the cue ball's rest
+        counted, and a stroke started when it is struck (seen, or unseen)."""
+        if not st.moving:
+            self._moved_between_strokes(st)
+            self.last_rest_pos = dict(st.pos)
+        # the cue ball at rest (hidden by the player addressing it counts as at rest); a
+        # hand moving it, or its return from a pocket, starts the count again
+        if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
+            self.white_rest_frames += 1
+        elif B.WHITE not in st.moving:
+            self.white_rest_frames = 0
+        if B.WHITE not in st.moving:
+            self.white_left = None
+        elif self.white_left is None and B.WHITE in prev.pos:
+            self.white_left = (prev.t, prev.pos[B.WHITE])
+        settled_before = self.white_rest_frames > int(self.params.white_rest_s * self.fps)
+        if B.WHITE in st.visible or B.WHITE not in st.pos or st.moving & {B.WHITE}:
+            self.white_gone = None
+        elif self.white_gone is None and B.WHITE in prev.visible and settled_before:
+            self.white_gone = (prev.t, st.pos[B.WHITE])
+        if self._unseen_strike(prev, st):
+            return
+        if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
+            self._strike(prev, st)
+
+    def _strike(self, prev: TableState, st: TableState) -> None:
+        """The cue ball moves at ``st``: start a stroke if it was struck (fast enough, or
+        gently into a ball, from rest, everything else at rest just before)."""
+        v = (np.array(st.pos[B.WHITE]) - np.array(prev.pos[B.WHITE])) * self.fps
+        # struck while hidden at rest (a player addressing it): followed again from its
+        # second sighting out of hiding; the first says its speed and the strike's time
+        hidden = st.emerged.get(B.WHITE)
+        if hidden is not None:
+            v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
+                 / max(st.t - hidden[0], 1e-6))
+        # the cue ball may hit a ball within the first frame, and that ball may show
+        # its motion a frame before the cue ball does: what matters is that
+        # everything was at rest just before
+        first = self.recent[0] if len(self.recent) == 3 else prev
+        others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
+        if prev.moving and not first.moving:
+            prev = first
+        settled = self.white_rest_frames >= int(self.params.white_rest_s * self.fps)
+        speed = float(np.linalg.norm(v))
+        soft = speed <= self.params.strike_speed_mm_s
+        if soft and B.WHITE in first.pos:
+            # it may stop dead at the contact: its speed over the frame before counts
+            speed = max(speed, float(np.linalg.norm(np.subtract(prev.pos[B.WHITE],
+                                                                first.pos[B.WHITE]))) * self.fps)
+        struck = not soft or (speed > self.params.soft_strike_speed_mm_s
+                              and bool(st.moving - {B.WHITE}))
+        if struck and others_still and settled:
+            self._start_stroke(prev, st, hidden, soft, speed)
+
+    def _start_stroke(self, prev: TableState, st: TableState,
+                      hidden: tuple[float, tuple[float, float]] | None, soft: bool,
+                      speed: float) -> None:
+        """Start the stroke struck between ``prev`` and ``st`` (``hidden``: struck while
+        hidden, ``TableState.emerged``; ``soft``: a gentle strike; ``speed`` mm/s): its
+        strike, the frames so far recorded, the contacts of balls already moving."""
+        before = dict(self.last_rest_pos) or dict(prev.pos)
+        before[B.WHITE] = prev.pos[B.WHITE]
+        t0 = prev.t + 0.5 / self.fps
+        if hidden is not None:
+            t0 = hidden[0] - 0.5 / self.fps  # within the frame before it was seen
+        elif soft and self.white_left is not None:
+            # it has been rolling gently since it left rest
+            t0 = min(t0, self.white_left[0] + 0.5 / self.fps)
+            before[B.WHITE] = self.white_left[1]
+        self.white_rest_frames = 0
+        self.stroke = Stroke(t0=t0, before=before, review=self.pending_review,
+                              white_speeds=[speed])
+        self.pending_review, self.replacing = [], False
+        self.stroke.events.append(Event(EventType.STRIKE, round(self.stroke.t0, 4), (B.WHITE,)))
+        for r in self.recent[self.recent.index(prev):] if prev in self.recent else [prev, st]:
+            self.stroke.record(r)
+        if hidden is not None:
+            self._out_of_hiding(*hidden, before[B.WHITE])
+        for r in self.recent[self.recent.index(prev) + 1:] if prev in self.recent else [st]:
+            for b in self._in_order(r.moving - {B.WHITE}, r):
+                if b not in self.stroke.started:
+                    self.stroke.started[b] = r.t
+                    self._contact(b, r)
+
+    # --- during a stroke --------------------------------------------------------------------
+    def _during_stroke(self, prev: TableState, st: TableState) -> Shot | None:
+        """One frame of the stroke under way: its tracks, contacts, pots, departures; ended
+        (its record returned) once every ball has rested ``SETTLE_S``."""
         s = self.stroke
-        self._record(st)
+        assert s is not None
+        self.stroke.record(st)
         s.white_seen |= B.WHITE in st.visible
         if self._carried(s, prev, st):
             # a hand carrying the cue ball, not a stroke: wait for it to be set down
@@ -245,11 +211,27 @@ class StrokeDetector:
             if b not in s.started:
                 s.started[b] = st.t
                 self._contact(b, st)
+        self._pots_and_departures(s, st)
+        if self.stirring(st):
+            s.quiet_since = None
+        elif s.quiet_since is None:
+            s.quiet_since = st.t
+        if not st.moving:
+            s.rest_since = s.rest_since if s.rest_since is not None else st.t
+            if st.t - s.rest_since >= self.params.settle_s:
+                return self._finish(st)
+        else:
+            s.rest_since = None
+        return None
+
+    def _pots_and_departures(self, s: Stroke, st: TableState) -> None:
+        """The pots and departures from the table of ``st`` (a ball called off the table
+        that is seen again before the stroke ends was hidden: its departure dropped)."""
         for ball, pocket, t in st.pots:
             s.events.append(Event(EventType.POT, round(t, 4), (ball,), pocket=pocket))
         for ball, t, cushion in st.off:
             s.events.append(Event(EventType.OFF_TABLE, round(t, 4), (ball,), cushion=cushion or None,
-                                  confidence=OFF_TABLE_CONFIDENCE))
+                                  confidence=self.params.off_table_confidence))
         for ball in set(st.appeared) - {b for b, _, _ in st.off}:
             # a ball called off the table that is seen again before the stroke ends was hidden
             # (not one put on its spot by the referee the moment it is called off)
@@ -258,17 +240,6 @@ class StrokeDetector:
                 s.events = [e for e in s.events if e not in gone]
                 s.review.append(f"{the_ball(ball)} disappeared at the {cushion_words(gone[0].cushion)} "
                                 f"at {gone[0].t:.2f} s but came back: it did not leave the table")
-        if self.stirring(st):
-            s.quiet_since = None
-        elif s.quiet_since is None:
-            s.quiet_since = st.t
-        if not st.moving:
-            s.rest_since = s.rest_since if s.rest_since is not None else st.t
-            if st.t - s.rest_since >= SETTLE_S:
-                return self._finish(st)
-        else:
-            s.rest_since = None
-        return None
 
     @staticmethod
     def stirring(st: TableState) -> set[str]:
@@ -317,7 +288,7 @@ class StrokeDetector:
 
     def _unseen_strike(self, prev: TableState, st: TableState) -> bool:
         """Start a stroke whose cue ball was never seen moving: it vanished from rest (a
-        streak too faint to detect) and, within UNSEEN_STRIKE_S, an object ball within its
+        streak too faint to detect) and, within ``unseen_strike_s``, an object ball within its
         reach leaves rest with nothing moving the frame before. The strike and the first
         contact (the first ball to move) are inferred, with confidences below one and a note."""
         if self.white_gone is None or prev.moving or not (st.moving - {B.WHITE}):
@@ -325,9 +296,9 @@ class StrokeDetector:
         t_seen, w = self.white_gone
         dt = st.t - t_seen
         movers = self._in_order(st.moving - {B.WHITE}, st, w)
-        reach = self.table.ball_diameter + MAX_CUE_SPEED_MM_S * dt
+        reach = self.table.ball_diameter + self.params.max_cue_speed_mm_s * dt
         rest = self.last_rest_pos
-        if dt > UNSEEN_STRIKE_S or not any(
+        if dt > self.params.unseen_strike_s or not any(
                 b in rest and float(np.linalg.norm(np.subtract(rest[b], w))) <= reach for b in movers):
             return False
         before = dict(rest) or dict(prev.pos)
@@ -338,13 +309,14 @@ class StrokeDetector:
         note = (f"the cue ball was not seen moving (it vanished from its place at {t_seen:.2f} s): "
                 f"a stroke is taken from {balls_words(movers)} starting to move at {st.t:.2f} s; "
                 "check that a stroke was played")
-        self.stroke = _Stroke(t0=t0, before=before, review=[*self.pending_review, note],
-                              white_speeds=[float("inf")] * (CARRY_FRAMES + 1), white_seen=False)
+        self.stroke = Stroke(t0=t0, before=before, review=[*self.pending_review, note],
+                              white_speeds=[float("inf")] * (self.params.carry_frames + 1),
+                              white_seen=False)
         self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
-                                        confidence=UNSEEN_STRIKE_CONFIDENCE))
-        self._record(prev)
-        self._record(st)
+                                        confidence=self.params.unseen_strike_confidence))
+        self.stroke.record(prev)
+        self.stroke.record(st)
         for b in movers:
             self.stroke.started[b] = st.t
             self._contact(b, st)
@@ -359,41 +331,30 @@ class StrokeDetector:
         later = [x for x in s.track.get(B.WHITE, []) if x[0] > t1 + 1e-6]
         s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
 
-    def _carried(self, s: _Stroke, prev: TableState, st: TableState) -> bool:
+    def _carried(self, s: Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
         moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
         speed from the first whole frame after the strike on)."""
-        if len(s.white_speeds) > CARRY_FRAMES or B.WHITE not in st.pos or B.WHITE not in prev.pos:
+        if (len(s.white_speeds) > self.params.carry_frames or B.WHITE not in st.pos
+                or B.WHITE not in prev.pos):
             return False
         if set(st.moving) - {B.WHITE} or s.started:
-            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # it has hit something
+            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)  # it has hit something
             return False
         v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
         s.white_speeds.append(v)
         w = s.white_speeds
-        if len(w) >= 2 and w[1] >= HAND_START_SPEED_MM_S:
-            s.white_speeds = [float("inf")] * (CARRY_FRAMES + 1)  # already too fast for a hand
+        if len(w) >= 2 and w[1] >= self.params.hand_start_speed_mm_s:
+            # already too fast for a hand
+            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)
             return False
-        if len(w) < CARRY_FRAMES:
+        if len(w) < self.params.carry_frames:
             return False
-        ratio, margin = CARRY_SPEEDUP
-        late_ratio, late_margin = CARRY_LATE_SPEEDUP
+        ratio, margin = self.params.carry_speedup
+        late_ratio, late_margin = self.params.carry_late_speedup
         return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
                     and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
-    def _record(self, st: TableState) -> None:
-        for b, p in st.pos.items():
-            self.stroke.track.setdefault(b, []).append((st.t, p))  # type: ignore[union-attr]
-
-    def _position_at(self, ball: str, t: float) -> np.ndarray | None:
-        tr = self.stroke.track.get(ball) if self.stroke else None
-        if not tr:
-            return None
-        ts = np.array([x[0] for x in tr])
-        ps = np.array([x[1] for x in tr])
-        if t <= ts[0]:
-            return ps[0]
-        return np.array([np.interp(t, ts, ps[:, 0]), np.interp(t, ts, ps[:, 1])])
 
     def _contact(self, ball: str, st: TableState) -> None:
         """The ball left rest at this frame: who hit it, and when (sub-frame)."""
@@ -408,9 +369,10 @@ class StrokeDetector:
             if other == ball:
                 continue
             # when did the other ball's path come within 2R of this ball's rest position?
-            t_c = self._crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t)
+            t_c = s.crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t, self.fps,
+                             self.params.contact_slack_mm)
             if t_c is None:
-                approach = self._closest(other, rest, t_prev - 2.0 / self.fps, st.t)
+                approach = s.closest(other, rest, t_prev - 2.0 / self.fps, st.t)
                 if approach is not None and (nearest is None or approach[0] < nearest[0]):
                     nearest = (approach[0], other, approach[1])
                 continue
@@ -418,10 +380,11 @@ class StrokeDetector:
             if best is None or gap < best[0]:
                 best = (gap, other, t_c)
         confidence, note = 1.0, ""
-        if best is None and nearest is not None and nearest[0] <= two_r + CONTACT_INFER_MM:
+        if (best is None and nearest is not None
+                and nearest[0] <= two_r + self.params.contact_infer_mm):
             d_min, other, t_c = nearest
-            confidence = round(float(np.clip(1.0 - (d_min - two_r - CONTACT_SLACK_MM)
-                                             / CONTACT_INFER_MM, 0.2, 0.9)), 2)
+            confidence = round(float(np.clip(1.0 - (d_min - two_r - self.params.contact_slack_mm)
+                                             / self.params.contact_infer_mm, 0.2, 0.9)), 2)
             best = (0.0, other, t_c)
             note = (f"{the_ball(other)} seems to have hit {the_ball(ball)} at {t_c:.2f} s, but its "
                     f"path passed {d_min - two_r:.0f} mm from touching it: check that they touched")
@@ -435,7 +398,7 @@ class StrokeDetector:
             # the first ball to move is taken as its first contact
             t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
             s.events.append(Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, ball),
-                                  confidence=UNSEEN_CONTACT_CONFIDENCE))
+                                  confidence=self.params.unseen_contact_confidence))
             s.review.append(f"the cue ball was out of view: {the_ball(ball)}, the first ball to "
                             f"move ({t_c:.2f} s), is taken as the ball it hit first; check")
             return
@@ -451,38 +414,13 @@ class StrokeDetector:
         if note:
             s.contact_notes.append((contact, note))
 
-    def _closest(self, other: str, target: np.ndarray, t_a: float,
-                 t_b: float) -> tuple[float, float] | None:
-        """(distance mm, time s) of the closest approach of ``other``'s path to ``target``
-        between ``t_a`` and ``t_b``, or None when it has no track."""
-        ts = np.linspace(t_a, t_b, 25)
-        best: tuple[float, float] | None = None
-        for t in ts:
-            p = self._position_at(other, t)
-            if p is not None:
-                d = float(np.linalg.norm(p - target))
-                if best is None or d < best[0]:
-                    best = (d, float(t))
-        return best
 
-    def _crossing(self, other: str, target: np.ndarray, two_r: float, t_a: float,
-                  t_b: float) -> float | None:
-        ts = np.linspace(t_a - 1.0 / self.fps, t_b, 25)
-        d = []
-        for t in ts:
-            p = self._position_at(other, t)
-            d.append(np.inf if p is None else float(np.linalg.norm(p - target)))
-        d = np.array(d)
-        inside = np.nonzero(d <= two_r + CONTACT_SLACK_MM)[0]
-        if not len(inside):
-            return None
-        k = inside[0]
-        if k == 0:
-            return float(ts[0])
-        # linear interpolation of the crossing of 2R
-        d0, d1 = d[k - 1], d[k]
-        frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
-        return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
+    def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
+                     ball: str) -> list[Event]:
+        """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke
+        (:func:`tracker.perception.cushions.cushion_hits`, within this camera's error)."""
+        return cushion_hits(self.table, track, ball, lambda face, at: cushion_error(
+            self.cushion_view, self.position_error_mm, face, at, self.params.cushion_error_px))
 
     def touching_doubts(self, before: dict[str, tuple[float, float]]) -> list[str]:
         """Review notes for balls whose gap to the cue ball at the strike is too close to the
@@ -504,86 +442,11 @@ class StrokeDetector:
                            f"{tol:.1f} mm of {self.touching_gap_mm} mm): check if touching")
         return out
 
-    def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
-                     ball: str) -> list[Event]:
-        """Cushion contacts of one ball from its track [(t s, (x, y) mm)] over a stroke: its
-        motion toward a cushion turns to motion away from it while it is within a radius (plus
-        a frame's travel, :data:`CUSHION_ERROR_PX` of position error along the cushion's
-        normal, and what the cushion hides of a ball against it, :class:`CushionView`) of that
-        cushion's face, away from the pocket mouths. The time is where the incoming path
-        reaches a radius from the face. Samples that only repeat the last position (the ball
-        unseen for a frame or two while it moved: merged with another, or in a player's
-        shadow) are left out, so a turn over an unseen frame is still a turn."""
-        t = self.table
-        r = t.ball_radius
-        ts, ps = _seen_samples(track)
-        if len(ts) < 3:
-            return []
-        out: list[Event] = []
-        faces = t.cushion_faces
-        pockets = [(np.asarray(pk.mouth_centre), 0.5 * pk.mouth_width + r) for pk in t.pockets.values()]
-        last_t = -1.0
-        vel = np.diff(ps, axis=0) / np.maximum(np.diff(ts), 1e-6)[:, None]  # (K-1, 2) mm/s
-        for k in range(1, len(ps) - 1):
-            for axis, face, inward, name in faces:
-                n_in = -inward * vel[k - 1][axis]  # speed toward the face before sample k
-                if n_in < 50.0:
-                    continue
-                # away from it after sample k, or after k+1 (the reflection straddles a frame),
-                # or k+2 when the ball seemed to stand at the face in between (a far cushion's
-                # coarse pixels)
-                j = next((j for j in (k, k + 1, k + 2) if j < len(vel) and inward * vel[j][axis] >= 30.0
-                          and all(abs(vel[i][axis]) < 30.0 for i in range(k, j) if j == k + 2)), None)
-                if j is None:
-                    continue
-                n_out = inward * vel[j][axis]
-                near = ps[k] if inward * (ps[k][axis] - face) <= inward * (ps[j][axis] - face) else ps[j]
-                dist = inward * (near[axis] - face)
-                step = max(n_in * (ts[k] - ts[k - 1]), n_out * (ts[j + 1] - ts[j]))
-                reach = r + 0.6 * step + self._cushion_error(name, near)
-                if dist > reach or any(np.linalg.norm(near - m) < reach_m for m, reach_m in pockets):
-                    continue
-                # when the incoming path was a radius from the face
-                d_prev = inward * (ps[k - 1][axis] - face)
-                tc = ts[k - 1] + np.clip((d_prev - r) / n_in, 0.0, ts[j + 1] - ts[k - 1])
-                if tc - last_t < 0.08:
-                    continue
-                label = t.cushion_label(name, float(near[1]))
-                out.append(Event(EventType.CUSHION, round(float(tc), 4), (ball,), cushion=label))
-                last_t = tc
-        return out
-
-    def _cushion_error(self, face: str, at: np.ndarray) -> float:
-        """How far (mm) a ball against cushion ``face`` at table position ``at`` may seem to
-        stand beyond a radius from it: :data:`CUSHION_ERROR_PX` pixels of position error along
-        the face's normal (at least ``position_error_mm`` each), plus what the cushion hides."""
-        if self.cushion_view is None:
-            return CUSHION_ERROR_PX * self.position_error_mm
-        mm_px, hidden = self.cushion_view.at(face, at)
-        return CUSHION_ERROR_PX * max(self.position_error_mm, mm_px) + hidden
-
-    def _alone(self, ball: str, until: float) -> bool:
-        """Whether no other ball stood, or passed, within 2R + CONTACT_INFER_MM of where
-        ``ball`` stood before the stroke, up to time ``until`` (s)."""
-        s = self.stroke
-        assert s is not None
-        here = np.asarray(s.before[ball])
-        near = self.table.ball_diameter + CONTACT_INFER_MM
-        for other, p in s.before.items():
-            if other != ball and float(np.linalg.norm(np.asarray(p) - here)) <= near:
-                return False
-        for other, track in s.track.items():
-            if other == ball:
-                continue
-            pts = np.array([p for t, p in track if t <= until + 1e-6])
-            if len(pts) and float(np.min(np.linalg.norm(pts - here, axis=1))) <= near:
-                return False
-        return True
 
     def _disturbances(self, st: TableState) -> list[Event]:
         """Disturbed events for the balls that moved with no ball near them (``loose``): alone
         before they moved, every moving ball in view then, seen at rest now, and between
-        DISTURB_MIN_MM and DISTURB_MAX_MM from where they stood. The others keep a review
+        ``disturb_min_mm`` and ``disturb_max_mm`` from where they stood. The others keep a review
         note."""
         s = self.stroke
         assert s is not None
@@ -592,10 +455,11 @@ class StrokeDetector:
             moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
                      if ball in st.pos and ball in s.before else 0.0)
             if (in_view and ball in s.before and ball in st.visible
-                    and DISTURB_MIN_MM <= moved <= DISTURB_MAX_MM and self._alone(ball, t)):
+                    and self.params.disturb_min_mm <= moved <= self.params.disturb_max_mm
+                    and s.alone(ball, t, self.table.ball_diameter + self.params.contact_infer_mm)):
                 t_move = t - 1.0 / self.fps
                 out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
-                                 confidence=DISTURB_CONFIDENCE))
+                                 confidence=self.params.disturb_confidence))
                 s.review.append(f"{the_ball(ball)} moved {moved:.0f} mm at {t_move:.2f} s with no "
                                 "ball near it: disturbed by the striker (a foul)? Check who moved it")
             else:
@@ -603,14 +467,6 @@ class StrokeDetector:
                                 "check what moved it")
         return out
 
-    def _hit_after(self, ball: str, t: float) -> bool:
-        """Whether, after ``ball`` vanished at ``t`` (s), it touched a ball, or a ball left rest
-        that no seen ball's path reached (as a ball that came back unseen would do)."""
-        s = self.stroke
-        assert s is not None
-        return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
-                    for e in s.events)
-                or any(t_l > t for t_l, _ in s.loose.values()))
 
     def end_now(self, note: str) -> Shot | None:
         """End the stroke in progress with what was seen so far (the picture cut away from
@@ -633,72 +489,21 @@ class StrokeDetector:
         if self.replacing:
             self.after_last = dict(st.pos)
             return
-        for b in st.appeared:
-            self.after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
-        moved: dict[str, float] = {}
-        for b, p in list(self.after_last.items()):
-            if b not in st.pos:
-                self.after_last.pop(b)
-                continue
-            d = float(np.linalg.norm(np.subtract(st.pos[b], p)))
-            if d >= BETWEEN_STROKES_MOVE_MM and b in st.visible:
-                moved[b] = d
-                self.after_last[b] = st.pos[b]
-        if len(moved) == 1:
-            (b, d), = moved.items()
-            self.pending_review.append(
-                f"{the_ball(b)} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "made: touched by a player (a foul), or moved by the referee? Check")
-        elif moved:
-            # several balls at once: more likely a stroke the camera missed than hands
-            self.pending_review.append(
-                f"{len(moved)} balls ({balls_words(sorted(moved))}) moved {min(moved.values()):.0f}-"
-                f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
-                "seen: a stroke the camera missed, or balls moved by hand? Check")
-
-    def _untouched(self, st: TableState) -> None:
-        """Drop the contacts of balls that never left their place (:data:`STAYED_MM`): seen at
-        rest at ``st`` (the stroke's end) within STAYED_MM of where they stood, and the hitter
-        of no contact left. The review note of such a contact goes with it; when it was the
-        cue ball's first, a note says so (the first contact is now another)."""
-        s = self.stroke
-        assert s is not None
-
-        def stayed(ball: str) -> bool:
-            return (ball in st.pos and ball in st.visible and ball not in st.moving
-                    and ball in s.before and float(np.linalg.norm(
-                        np.subtract(st.pos[ball], s.before[ball]))) <= STAYED_MM)
-
-        first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
-                    key=lambda e: e.t, default=None)
-        while True:
-            contacts = [e for e in s.events if e.type == EventType.CONTACT]
-            hitters = {e.balls[0] for e in contacts}
-            drop = [e for e in contacts if e.balls[1] not in hitters and stayed(e.balls[1])]
-            if not drop:
-                break
-            for e in drop:
-                s.events = [x for x in s.events if x is not e]
-                for c, note in s.contact_notes:
-                    if c is e and note in s.review:
-                        s.review.remove(note)
-        if first is not None and all(e is not first for e in s.events):
-            ball = first.balls[1]
-            s.review.append(f"{the_ball(ball)} seemed to move as {the_ball(first.balls[0])} passed "
-                            f"it at {first.t:.2f} s, but stands where it stood: not taken as hit; "
-                            "check which ball the cue ball hit first")
+        note = moved_between_strokes(self.after_last, st, self.params.between_strokes_move_mm)
+        if note is not None:
+            self.pending_review.append(note)
 
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
-        self._untouched(st)
+        s.untouched(st, self.params.stayed_mm)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "
                             "stood, it was potted or left the table (a foul); check")
         for e in [e for e in s.events if e.type == EventType.OFF_TABLE]:
-            if self._hit_after(e.ball, e.t):
+            if s.hit_after(e.ball, e.t):
                 # balls were hit after it vanished with no ball seen reaching them: it came back
                 # unseen (a fast ball off a cushion near the camera, lost in its blur)
                 s.events.remove(e)
@@ -713,9 +518,9 @@ class StrokeDetector:
         for ball, track in s.track.items():
             moved = [x for x in track if x[0] >= s.t0 - 1e-6]
             s.events.extend(self.cushion_hits(moved, ball))
-        events = sorted(_after_first_contact(s.events), key=lambda e: e.t)
+        events = sorted(after_first_contact(s.events), key=lambda e: e.t)
         contacts = [e for e in events if e.type == EventType.CONTACT and B.WHITE in e.balls]
-        if len(contacts) >= 2 and contacts[1].t - contacts[0].t < REVIEW_SIMULTANEOUS_S:
+        if len(contacts) >= 2 and contacts[1].t - contacts[0].t < self.params.review_simultaneous_s:
             hit = [next((b for b in c.balls if b != B.WHITE), c.ball) for c in contacts[:2]]
             s.review.append(f"the cue ball seemed to hit {balls_words(hit)} at the same moment "
                             f"({(contacts[1].t - contacts[0].t) * 1000:.0f} ms apart): check "
@@ -729,116 +534,3 @@ class StrokeDetector:
         return Shot(shot=self.n_shots, events=tuple(events), positions_before=before,
                     positions_after=after, t_start=round(s.t0, 4), t_end=round(st.t, 4),
                     needs_review=tuple(s.review))
-
-
-def _after_first_contact(events: list[Event]) -> list[Event]:
-    """``events`` with a pot or a departure from the table that is timed before the first
-    contact of its ball moved just after that contact (1 ms): an object ball struck too hard
-    to be seen moving is timed from the frame it was last seen, which can fall a few
-    milliseconds before the contact's sub-frame time; it cannot have dropped before it was
-    hit."""
-    first: dict[str, float] = {}
-    for e in events:
-        if e.type == EventType.CONTACT:
-            for b in e.balls:
-                first[b] = min(first.get(b, e.t), e.t)
-    out = []
-    for e in events:
-        if (e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.WHITE
-                and e.ball in first and e.t <= first[e.ball]):
-            e = replace(e, t=round(first[e.ball] + 0.001, 4))
-        out.append(e)
-    return out
-
-
-def _seen_samples(track: list[tuple[float, tuple[float, float]]]) -> tuple[np.ndarray, np.ndarray]:
-    """Times (K,) s and positions (K, 2) mm of a stroke's track less the samples that repeat
-    the one before exactly (the tracker holds an unseen ball's last position); the last
-    sample is kept (the ball at rest)."""
-    if not track:
-        return np.zeros(0), np.zeros((0, 2))
-    ts = np.array([x[0] for x in track], float)
-    ps = np.array([x[1] for x in track], float)
-    new = np.r_[True, np.any(np.diff(ps, axis=0) != 0, axis=1)]
-    new[-1] = True
-    return ts[new], ps[new]
-
-
-@dataclass(frozen=True)
-class CushionView:
-    """How finely the camera sees a ball against each cushion (for cushion contacts).
-
-    Attributes:
-        along: per face name (of ``TableGeometry.cushion_faces``), (coordinates along the
-            face (M,) mm, table mm per image pixel along the face's normal there (M,)): a TV
-            view's far cushion is seen several times coarser than a near one.
-        hidden: per face name, how far (mm) the visible part's centre of a ball against that
-            cushion lies from the whole ball's, away from the face: a camera beyond a cushion
-            (a TV camera behind one end) sees a ball against it over the cushion's top, with
-            its lower part hidden.
-    """
-
-    along: dict[str, tuple[np.ndarray, np.ndarray]]
-    hidden: dict[str, float]
-
-    def at(self, face: str, at: np.ndarray) -> tuple[float, float]:
-        """(mm per px along the normal, hidden mm) for a ball against ``face`` at ``at`` mm."""
-        coords, mm_px = self.along[face]
-        axis = 0 if face in ("left", "right") else 1
-        return float(np.interp(at[1 - axis], coords, mm_px)), self.hidden[face]
-
-    @classmethod
-    def from_calibration(cls, cal: Calibration, samples: int = 9) -> CushionView:
-        """From a calibration: the image Jacobian at ``samples`` points along each face, a
-        ball's radius in from it, and the cushion's shadowing of a sphere (sampled) seen from
-        the camera centre."""
-        t = cal.table
-        r = t.ball_radius
-        along, hidden = {}, {}
-        for axis, face, inward, name in t.cushion_faces:
-            span = t.length if axis == 0 else t.width
-            coords = np.linspace(0.0, span, samples)
-            pts = np.zeros((samples, 2))
-            pts[:, axis] = face + inward * r
-            pts[:, 1 - axis] = coords
-            px = cal.to_image(pts, r)
-            d = [cal.ball_to_table(px + off) - cal.ball_to_table(px) for off in ([1.0, 0.0], [0.0, 1.0])]
-            mm_px = np.hypot(d[0][:, axis], d[1][:, axis])
-            along[name] = (coords, np.where(np.isfinite(mm_px), mm_px, 0.0))
-            hidden[name] = max(_hidden_by_cushion(cal, axis, face, inward, float(m))
-                               for m in (0.25 * span, 0.5 * span, 0.75 * span))
-        return cls(along, hidden)
-
-
-def _hidden_by_cushion(cal: Calibration, axis: int, face: float, inward: float, at: float,
-                       n: int = 600) -> float:
-    """How far (mm, along the face's inward normal) the centre of what the camera sees of a
-    ball touching the cushion at ``face`` (coordinate ``at`` along it) lies from the whole
-    ball's: the cushion's nose, ``cushion_height`` high, hides the part of a ball below the
-    camera's line of sight over it. 0 when the camera is over the bed side of that face."""
-    import cv2
-
-    t = cal.table
-    r = t.ball_radius
-    cam = cal.camera.centre
-    if inward * (cam[axis] - face) >= 0:
-        return 0.0
-    i = np.arange(n) + 0.5
-    phi, th = np.arccos(1 - 2 * i / n), np.pi * (1 + 5 ** 0.5) * i
-    c = np.zeros(3)
-    c[axis], c[1 - axis], c[2] = face + inward * r, at, r
-    p = c + r * np.stack([np.cos(th) * np.sin(phi), np.sin(th) * np.sin(phi), np.cos(phi)], 1)
-    p = p[((p - c) * (cam - p)).sum(1) > 0]  # the side facing the camera
-    s = (face - p[:, axis]) / (cam[axis] - p[:, axis])
-    seen = p[:, 2] + (cam[2] - p[:, 2]) * s >= t.cushion_height
-
-    def centre(q: np.ndarray) -> np.ndarray:
-        m = cv2.moments(cv2.convexHull(cal.camera.project(q).astype(np.float32)))
-        return np.array([[m["m10"] / m["m00"], m["m01"] / m["m00"]]])
-
-    if seen.sum() < 10:
-        return 2 * r
-    if seen.all():
-        return 0.0
-    shift = cal.ball_to_table(centre(p[seen]))[0] - cal.ball_to_table(centre(p))[0]
-    return max(0.0, float(inward * shift[axis]))

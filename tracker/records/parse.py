@@ -199,7 +199,7 @@ def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
                 if not text or text.startswith("//"):
                     continue
                 try:
-                    obj = json.loads(text, parse_constant=_refuse_constant,
+                    obj = json.loads(text, parse_constant=refuse_constant,
                                      object_pairs_hook=_refuse_duplicate_keys)
                 except json.JSONDecodeError as exc:
                     raise RecordError(f"not valid JSON ({exc.msg} at column {exc.colno})",
@@ -249,7 +249,7 @@ def _known_fields() -> dict[str, frozenset[str]]:
             for kind in ("frame_start", "shot", "input")}
 
 
-def _refuse_constant(name: str) -> Any:
+def refuse_constant(name: str) -> Any:
     """JSON has no NaN or Infinity (Python's json reads them unless told not to)."""
     raise ValueError(f"{name} is not a number: give a finite number")
 

@@ -139,10 +139,6 @@ class Shot:
     t_end: float | None = None
     needs_review: tuple[str, ...] = ()
 
-    def of_type(self, *types: EventType) -> list[Event]:
-        """Events of the given types, in time order."""
-        return [e for e in self.events if e.type in types]
-
 
 @dataclass(frozen=True)
 class FrameStart:

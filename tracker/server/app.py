@@ -122,43 +122,43 @@ class LiveState:
                 "viewpoint": VIEWPOINT}
 
 
-def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None
-               ) -> Starlette:
-    """The server's application over the store at ``store_path``; ``token`` guards writes;
-    review pictures are read from ``review_dir`` (default: ``review/`` beside the store)."""
-    store_path = Path(store_path)
-    review_root = Path(review_dir) if review_dir else store_path.parent / "review"
-    live = LiveState(store_path)
+class _Handlers:
+    """The server's request handlers over one store (see :func:`create_app`)."""
 
+    def __init__(self, store_path: Path, token: str, review_root: Path):
+        self.store_path, self.token, self.review_root = store_path, token, review_root
+        self.live = LiveState(store_path)
+
+    @staticmethod
     def page(html: str) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
-    async def scoreboard(_: Request) -> Response:
-        return page(pages.SCOREBOARD)
+    async def scoreboard(self, _: Request) -> Response:
+        return self.page(pages.SCOREBOARD)
 
-    async def overlay(_: Request) -> Response:
-        return page(pages.OVERLAY)
+    async def overlay(self, _: Request) -> Response:
+        return self.page(pages.OVERLAY)
 
-    async def console(_: Request) -> Response:
+    async def console(self, _: Request) -> Response:
         fouls = "".join(f'<option value="{escape(c)}">{escape(capital(m.format(ball="a ball")))}'
                         "</option>" for c, m in CONSOLE_FOULS.items())
-        return page(pages.CONSOLE.replace("<!--FOULS-->", fouls))
+        return self.page(pages.CONSOLE.replace("<!--FOULS-->", fouls))
 
-    async def state(_: Request) -> Response:
-        await asyncio.to_thread(live.refresh)
-        return JSONResponse(live.state)
+    async def state(self, _: Request) -> Response:
+        await asyncio.to_thread(self.live.refresh)
+        return JSONResponse(self.live.state)
 
-    async def stream(request: Request) -> Response:
+    async def stream(self, request: Request) -> Response:
         async def events():
-            await asyncio.to_thread(live.refresh)
-            yield f"data: {json.dumps(live.state)}\n\n"
-            last_key, last_sent = live.key, time.monotonic()
+            await asyncio.to_thread(self.live.refresh)
+            yield f"data: {json.dumps(self.live.state)}\n\n"
+            last_key, last_sent = self.live.key, time.monotonic()
             while not await request.is_disconnected():
                 await asyncio.sleep(POLL_S)
-                live.refresh()
-                if live.key != last_key:
-                    last_key, last_sent = live.key, time.monotonic()
-                    yield f"data: {json.dumps(live.state)}\n\n"
+                self.live.refresh()
+                if self.live.key != last_key:
+                    last_key, last_sent = self.live.key, time.monotonic()
+                    yield f"data: {json.dumps(self.live.state)}\n\n"
                 elif time.monotonic() - last_sent > KEEPALIVE_S:
                     last_sent = time.monotonic()
                     yield ": keep-alive\n\n"
@@ -166,8 +166,8 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def shots(_: Request) -> Response:
-        store = live.store
+    async def shots(self, _: Request) -> Response:
+        store = self.live.store
         run = store.latest_run() if store else None
         if run is None:
             return JSONResponse([])
@@ -176,13 +176,13 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
                               "needs_review": [capital(say(n)) for n in s["needs_review"]]}
                              for s in store.shots(run["id"])])
 
-    async def review(request: Request) -> Response:
+    async def review(self, request: Request) -> Response:
         n = request.path_params["shot"]
-        store = live.store
+        store = self.live.store
         run = store.latest_run() if store else None
         shot = next((s for s in (store.shots(run["id"]) if run else []) if s["shot"] == n), None)
         if shot is None:
-            return page(pages.review_missing(n))
+            return self.page(pages.review_missing(n))
         table = None
         if run.get("calibration"):
             from calibration.table import TableGeometry
@@ -196,20 +196,20 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
         replace_at = (shot["decision"] or {}).get("replace_positions")
         svg = table_svg(replace_at or rec.get("positions_before"), table,
                         ghost=rec.get("positions_after"), title=f"stroke {n}: the table before it")
-        folder = review_root / str(n)
+        folder = self.review_root / str(n)
         pics = sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
-        return page(pages.review_page(n, shot, svg, pics))
+        return self.page(pages.review_page(n, shot, svg, pics))
 
-    async def media(request: Request) -> Response:
+    async def media(self, request: Request) -> Response:
         n, name = request.path_params["shot"], request.path_params["name"]
         if "/" in name or not name.endswith(".jpg"):
             return Response("not found", 404)
-        path = review_root / str(n) / name
+        path = self.review_root / str(n) / name
         if not path.is_file():
             return Response("not found", 404)
         return FileResponse(path, media_type="image/jpeg")
 
-    async def console_post(request: Request) -> Response:
+    async def console_post(self, request: Request) -> Response:
         given = request.headers.get("x-token") or ""
         auth = request.headers.get("authorization", "")
         if auth.lower().startswith("bearer "):
@@ -217,7 +217,7 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
         if not given:
             return JSONResponse({"error": "the console needs its token (shown when the server "
                                           "started)"}, 401)
-        if not hmac.compare_digest(given.encode(), token.encode()):
+        if not hmac.compare_digest(given.encode(), self.token.encode()):
             return JSONResponse({"error": "wrong token"}, 403)
         try:
             body = await request.json()
@@ -230,28 +230,36 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
             parse_action(action, body)
         except ConsoleError as exc:
             return JSONResponse({"error": str(exc)}, 400)
-        store = live.store
+        store = self.live.store
         run = store.latest_run() if store else None
         if run is None or run["status"] != "running":
             return JSONResponse({"error": "no match is being processed: the console steers a "
                                           "running `process`"}, 409)
-        writer = MatchStore(store_path)
+        writer = MatchStore(self.store_path)
         try:
             rid = await asyncio.to_thread(writer.console_request, run["id"], action, body)
         finally:
             writer.close()
         return JSONResponse({"id": rid, "status": "pending"}, 202)
 
+
+def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None
+               ) -> Starlette:
+    """The server's application over the store at ``store_path``; ``token`` guards writes;
+    review pictures are read from ``review_dir`` (default: ``review/`` beside the store)."""
+    store_path = Path(store_path)
+    review_root = Path(review_dir) if review_dir else store_path.parent / "review"
+    h = _Handlers(store_path, token, review_root)
     routes = [
-        Route("/", scoreboard, methods=["GET"]),
-        Route("/overlay", overlay, methods=["GET"]),
-        Route("/console", console, methods=["GET"]),
-        Route("/review/{shot:int}", review, methods=["GET"]),
-        Route("/media/review/{shot:int}/{name}", media, methods=["GET"]),
-        Route("/api/state", state, methods=["GET"]),
-        Route("/api/stream", stream, methods=["GET"]),
-        Route("/api/shots", shots, methods=["GET"]),
-        Route("/api/console", console_post, methods=["POST"]),
+        Route("/", h.scoreboard, methods=["GET"]),
+        Route("/overlay", h.overlay, methods=["GET"]),
+        Route("/console", h.console, methods=["GET"]),
+        Route("/review/{shot:int}", h.review, methods=["GET"]),
+        Route("/media/review/{shot:int}/{name}", h.media, methods=["GET"]),
+        Route("/api/state", h.state, methods=["GET"]),
+        Route("/api/stream", h.stream, methods=["GET"]),
+        Route("/api/shots", h.shots, methods=["GET"]),
+        Route("/api/console", h.console_post, methods=["POST"]),
     ]
     return Starlette(routes=routes)
 

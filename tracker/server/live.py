@@ -1,7 +1,7 @@
 """What a run needs to be watched and steered live: the console's requests reach the
 engine, review frames are saved, and a file can be played at the camera's pace.
 
-- :class:`ConsoleBridge` (a :class:`tracker.pipeline.RunListener`) takes the referee console's
+- :class:`ConsoleBridge` (a :class:`tracker.listeners.RunListener`) takes the referee console's
   requests from the match store (table ``console``, written by the server, possibly in another
   process) on the processing thread, turns each into an operator input
   (:meth:`RefereeRun.submit`: option after a foul, concession, who is to strike, frame award)
@@ -42,7 +42,8 @@ import cv2
 import numpy as np
 
 from tracker import balls as B
-from tracker.pipeline import Judgement, RunListener
+from tracker.listeners import RunListener
+from tracker.pipeline import Judgement
 from tracker.records.shot import (
     EventType,
     InputKind,
@@ -54,8 +55,9 @@ from tracker.records.shot import (
 from tracker.rules.fouls import FOULS
 
 if TYPE_CHECKING:
+    from tracker.listeners import FrameView
     from tracker.outputs.store import StoreWriter
-    from tracker.pipeline import FrameView, RefereeRun
+    from tracker.pipeline import RefereeRun
 
 #: Fouls a referee sees and the camera does not (offered on the console): code -> words.
 CONSOLE_FOULS = {code: k.message for code, k in FOULS.items() if k.digest.startswith("H")}

@@ -398,36 +398,47 @@ class Renderer:
                 centres[b] = np.array([*seen[-1], hts.get(b, r)], np.float64)
         order = sorted(centres, key=lambda b: -float(self.camera.depth(centres[b][None])[0]))
         for b in order:
-            c = centres[b]
-            if b in paths:
-                subs, n_sub = self._path_samples(paths[b], c[2])
-            else:
-                v = np.array(vel.get(b, (0.0, 0.0)))
-                speed = float(np.hypot(*v))
-                blur_mm = speed * self.style.exposure_s
-                n_sub = 1 if blur_mm < 2.0 else min(8, int(blur_mm / 4.0) + 2)
-                subs = [c + np.array([*(v * self.style.exposure_s * (k / max(n_sub - 1, 1) - 0.5)), 0.0])
-                        for k in range(n_sub)] if n_sub > 1 else [c]
-            if not subs:
-                continue
-            boxes = [self.ball_box(s) for s in subs]
-            boxes = [bx for bx in boxes if bx is not None]
-            if not boxes:
-                continue
-            bx = (min(q[0] for q in boxes), min(q[1] for q in boxes),
-                  max(q[2] for q in boxes), max(q[3] for q in boxes))
-            acc_c = np.zeros((bx[3] - bx[1], bx[2] - bx[0], 3), np.float32)
-            acc_a = np.zeros((bx[3] - bx[1], bx[2] - bx[0]), np.float32)
-            for s in subs:
-                col, a = self._shade(b, s, bx)
-                acc_c += col * a[..., None]
-                acc_a += a
-            acc_c /= n_sub
-            acc_a /= n_sub
-            g = self.gain[bx[1]:bx[3], bx[0]:bx[2], None] ** 0.5
-            region = img[bx[1]:bx[3], bx[0]:bx[2]].astype(np.float32)
-            out = region * (1 - acc_a[..., None]) + np.clip(acc_c * g * 255.0, 0, 255)
-            img[bx[1]:bx[3], bx[0]:bx[2]] = np.clip(out, 0, 255).astype(np.uint8)
+            self._draw_ball(img, b, centres[b], paths.get(b), vel)
+        return self._finish(img, occluders, noise_index)
+
+    def _draw_ball(self, img: np.ndarray, b: str, c: np.ndarray, path: np.ndarray | None,
+                   vel: Mapping[str, tuple[float, float]]) -> None:
+        """Draw ball ``b`` with centre ``c`` (x, y, z mm) into ``img`` (BGR, in place), blurred
+        along its ``path`` over the exposure (:meth:`render`'s ``smear``) or its velocity."""
+        if path is not None:
+            subs, n_sub = self._path_samples(path, c[2])
+        else:
+            v = np.array(vel.get(b, (0.0, 0.0)))
+            speed = float(np.hypot(*v))
+            blur_mm = speed * self.style.exposure_s
+            n_sub = 1 if blur_mm < 2.0 else min(8, int(blur_mm / 4.0) + 2)
+            subs = [c + np.array([*(v * self.style.exposure_s * (k / max(n_sub - 1, 1) - 0.5)), 0.0])
+                    for k in range(n_sub)] if n_sub > 1 else [c]
+        if not subs:
+            return
+        boxes = [self.ball_box(s) for s in subs]
+        boxes = [bx for bx in boxes if bx is not None]
+        if not boxes:
+            return
+        bx = (min(q[0] for q in boxes), min(q[1] for q in boxes),
+              max(q[2] for q in boxes), max(q[3] for q in boxes))
+        acc_c = np.zeros((bx[3] - bx[1], bx[2] - bx[0], 3), np.float32)
+        acc_a = np.zeros((bx[3] - bx[1], bx[2] - bx[0]), np.float32)
+        for s in subs:
+            col, a = self._shade(b, s, bx)
+            acc_c += col * a[..., None]
+            acc_a += a
+        acc_c /= n_sub
+        acc_a /= n_sub
+        g = self.gain[bx[1]:bx[3], bx[0]:bx[2], None] ** 0.5
+        region = img[bx[1]:bx[3], bx[0]:bx[2]].astype(np.float32)
+        out = region * (1 - acc_a[..., None]) + np.clip(acc_c * g * 255.0, 0, 255)
+        img[bx[1]:bx[3], bx[0]:bx[2]] = np.clip(out, 0, 255).astype(np.uint8)
+
+    def _finish(self, img: np.ndarray, occluders: list[Occluder] | None,
+                noise_index: int) -> np.ndarray:
+        """The picture after the balls: occluders, the camera's gains, the score bar and logo,
+        blur, noise (pattern ``noise_index``) and JPEG compression."""
         for occ in occluders or []:
             pts = self.camera.project(occ.points)
             cv2.fillPoly(img, [np.round(pts).astype(np.int32)], occ.bgr, cv2.LINE_AA)

@@ -152,9 +152,3 @@ def write_clip(world: World, camera: CameraModel, out_dir: str | Path, name: str
             fh.write(json.dumps(line) + "\n")
     (out / f"{name}.camera.json").write_text(json.dumps(camera.to_dict(), indent=1))
     return summary
-
-
-def load_truth(path: str | Path) -> dict[str, Any]:
-    """Read a ``.gt.json.gz`` file."""
-    with gzip.open(path, "rt", encoding="utf-8") as fh:
-        return json.load(fh)

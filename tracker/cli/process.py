@@ -1,0 +1,367 @@
+"""``snooker-tracker process``: referee a video, camera or stream end to end (``--resume``:
+go on with a cut-off run), with its outputs, live server and review pictures."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import replace
+from pathlib import Path
+
+from tracker.cli.common import (
+    DETECTORS,
+    EXIT_INTERRUPTED,
+    EXIT_MISSING,
+    UserError,
+    check_parent_chain,
+    log,
+    number_arg,
+    one_line,
+    output_dir,
+    output_file,
+    players_arg,
+    size_arg,
+    table_from_args,
+)
+from tracker.records.parse import RecordError
+from tracker.rules.snooker import RuleError
+
+
+def cmd_process(args: argparse.Namespace) -> int:
+    """Referee a video end to end (``--resume``: go on with a cut-off run)."""
+    if not args.out.strip():
+        raise UserError("--out is empty; give the folder to write the run into")
+    out = Path(args.out)
+    opts = _resumed_options(args, out) if args.resume else _new_run_options(args, out)
+    how, point = _what_to_run(args, opts, out)
+    output_dir("--out", out)
+    if args.overlay:
+        output_file("--overlay", args.overlay, force=args.force or args.resume)
+    if point is not None:
+        opts.pid = os.getpid()
+        opts.save(out)
+        log.info("resuming the run in %s: %d records (%d strokes) already called are met "
+                 "again first", out, len(point.records), point.strokes)
+    how = replace(how, size=size_arg(args.size))
+    server, res = _referee_video(args, opts, how, point, out)
+    print(json.dumps(_summary(args, res, point)), flush=True)
+    if server is not None:
+        print("processing done; the pages stay up until Ctrl-C", flush=True)
+        try:
+            while server.thread.is_alive():
+                server.thread.join(0.5)
+        except KeyboardInterrupt:
+            server.stop()
+    return 0
+
+
+def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, ANN202
+    """The pipeline's options of this run (:class:`tracker.pipeline.ProcessOptions`: the
+    calibration, players, table, inputs and what was said, the detector, the progress bar
+    and where calls and notes are printed) and, with ``--resume``, where the cut-off run
+    stopped (:class:`tracker.resume.ResumePoint`; None otherwise)."""
+    from calibration.profile import Calibration, CalibrationError
+    from tracker.pipeline import ProcessOptions, inputs_from_log, spoken_from_log
+    from tracker.resume import ResumeError, resume_point
+
+    players = tuple(opts.players)
+    table = table_from_args(opts.table_size, opts.ball_diameter)
+    try:
+        cal = Calibration.load(opts.calibration) if opts.calibration else None
+        if cal is not None and table is not None and (table.length, table.width,
+                                                      table.ball_diameter) != (
+                cal.table.length, cal.table.width, cal.table.ball_diameter):
+            raise UserError(f"--table-size/--ball-diameter differ from the calibration "
+                            f"profile's table ({cal.table.length:g}x{cal.table.width:g} mm, "
+                            f"{cal.table.ball_diameter:g} mm balls); leave them out (the "
+                            "profile's table is used) or calibrate again")
+        inputs = inputs_from_log(opts.inputs) if opts.inputs else None
+        spoken = spoken_from_log(opts.inputs) if opts.inputs else None
+        point = resume_point(out, opts) if args.resume else None
+    except RecordError as exc:
+        where = f"--inputs {opts.inputs}: " if exc.line is not None else ""
+        raise UserError(where + one_line(exc)) from None
+    except (CalibrationError, ResumeError) as exc:
+        raise UserError(one_line(exc)) from None
+    how = ProcessOptions(calibration=cal, players=players, table=table,
+                         progress=not args.quiet, on_call=lambda s: print(s, flush=True),
+                         inputs=inputs, max_frames=opts.max_frames, spoken=spoken,
+                         detector=opts.detector, resume=point, fps=args.fps,
+                         on_note=lambda s: print(s, file=sys.stderr, flush=True))
+    return how, point
+
+
+def _referee_video(args: argparse.Namespace, opts, how, point, out: Path):  # noqa: ANN001, ANN202
+    """Run the pipeline on the video with the listeners and the live server the options ask
+    for (a stop signal taken as Ctrl-C); returns the server (None: none) and the result.
+    Whatever stops it becomes one line for a person (:class:`UserError`)."""
+    from calibration.profile import CalibrationError
+    from tracker.outputs.store import StoreError
+    from tracker.perception.learned import LearnedUnavailable
+    from tracker.pipeline import VideoError, process_video
+
+    previous = _terminate_as_interrupt()
+    try:
+        listeners = _process_listeners(args, opts, point)
+        server = _start_server(args) if args.serve is not None else None
+        res = process_video(opts.video, out, replace(how, listeners=listeners))
+    except KeyboardInterrupt:
+        raise UserError(f"interrupted: the calls so far are kept in {out}; go on with: "
+                        f"snooker-tracker process --resume --out {out}", EXIT_INTERRUPTED) from None
+    except LearnedUnavailable as exc:
+        raise UserError(one_line(exc), EXIT_MISSING) from None
+    except (VideoError, CalibrationError, RecordError, StoreError) as exc:
+        raise UserError(one_line(exc)) from None
+    except RuleError as exc:  # the frame start (from --inputs, or as seen) cannot start a frame
+        raise UserError(f"the frame cannot start: {one_line(exc)}; check the frame_start line "
+                        "of --inputs") from None
+    except OSError as exc:
+        raise UserError(f"{exc.filename or out}: {exc.strerror or exc}; check the paths and "
+                        "free space") from None
+    finally:
+        _restore_terminate(previous)
+    return server, res
+
+
+def _summary(args: argparse.Namespace, res, point) -> dict:  # noqa: ANN001
+    """The run's summary line (printed as JSON): score, strokes, frames, the live counts, how
+    the video ended (a warning logged when it ended early)."""
+    summary = {"score": res.score, "shots": len(res.shots), "frames": res.frames,
+               "not_refereed_frames": res.not_refereed_frames, "out": args.out}
+    if point is not None:
+        summary["resumed_after_strokes"] = point.strokes
+    if res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped:
+        summary["live"] = {"skipped_frames": res.skipped_frames,
+                           "startup_skipped": res.startup_skipped,
+                           "skipped_while_moving": res.skipped_forced,
+                           "dropped_frames": res.dropped_frames,
+                           "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
+    if res.end is not None:
+        summary["video_end"] = res.end.reason
+        if not res.end.clean:
+            summary["warning"] = res.end.message
+            log.warning("%s", res.end.message)
+    return summary
+
+
+def _raise_interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
+def _terminate_as_interrupt() -> object:
+    """SIGTERM (a service manager or ``kill`` stopping the run) ends ``process`` as Ctrl-C
+    does: the calls are kept and the run can be resumed. Returns the previous handler."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        return None
+    return signal.signal(signal.SIGTERM, _raise_interrupt)
+
+
+def _restore_terminate(previous: object) -> None:
+    import signal
+
+    if previous is not None:
+        signal.signal(signal.SIGTERM, previous)
+
+
+#: ``process`` options that decide a run's calls (a resumed run takes them from ``run.json``).
+RUN_DEFINING = ("video", "calibration", "players", "inputs", "table_size", "ball_diameter",
+                "detector", "max_frames", "no_store")
+
+
+def _new_run_options(args: argparse.Namespace, out: Path):
+    """The options of a new run, checked; a folder that holds a run is refused unless
+    ``--force``."""
+    from calibration.limits import REALTIME_SPEED
+    from tracker.resume import RunOptions, holds_run
+    from tracker.samples import SampleMissing, sample_video
+    from tracker.sources import is_live_spec
+
+    try:
+        video = Path(args.video) if args.video else sample_video()
+    except SampleMissing as exc:
+        raise UserError(str(exc), EXIT_MISSING) from None
+    if args.max_frames is not None and args.max_frames < 1:
+        raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
+    number_arg("--realtime", args.realtime, REALTIME_SPEED, "times the video's speed")
+    players = players_arg(args.players)
+    table_from_args(args.table_size, args.ball_diameter)  # checked before any work
+    check_parent_chain("--out", out)
+    if out.exists() and not out.is_dir():
+        raise UserError(f"--out {out} is a file, not a folder; give a folder (it is made if "
+                        "it does not exist)")
+    held = holds_run(out)
+    if held and not args.force:
+        raise UserError(f"--out {out} already holds a run ({', '.join(held)}); go on with it: "
+                        "--resume, replace it: --force, or give another --out")
+    absolute = (lambda p: str(Path(p).resolve()) if p else None)  # noqa: E731
+    if args.video and (args.video == "-" or is_live_spec(args.video)):
+        video_name = args.video  # a camera, a stream or a pipe: not a path
+    else:
+        video_name = str(video.resolve()) if video.exists() else str(video)
+    return RunOptions(video=video_name,
+                      video_bytes=video.stat().st_size if video.is_file() else 0,
+                      calibration=absolute(args.calibration), players=list(players),
+                      inputs=absolute(args.inputs), table_size=args.table_size,
+                      ball_diameter=args.ball_diameter, detector=args.detector or "auto",
+                      max_frames=args.max_frames, store=not args.no_store, pid=os.getpid())
+
+
+def _resumed_options(args: argparse.Namespace, out: Path):
+    """The options of the run being resumed (``OUT/run.json``); any run-defining option
+    given again must agree with them."""
+    from tracker.resume import ResumeError, RunOptions, holds_run
+
+    if args.force:
+        raise UserError("give --resume (go on with the run) or --force (replace it), not both")
+    if not holds_run(out):
+        raise UserError(f"--resume: {out} holds no run: nothing to resume; leave out --resume "
+                        "to start one")
+    try:
+        opts = RunOptions.load(out)
+    except ResumeError as exc:
+        raise UserError(str(exc)) from None
+    given = {"video": args.video and str(Path(args.video).resolve()),
+             "calibration": args.calibration and str(Path(args.calibration).resolve()),
+             "players": list(args.players) if args.players else None,
+             "inputs": args.inputs and str(Path(args.inputs).resolve()),
+             "table_size": args.table_size, "ball_diameter": args.ball_diameter,
+             "detector": args.detector, "max_frames": args.max_frames,
+             "no_store": True if args.no_store else None}
+    kept = {**{k: getattr(opts, k) for k in RUN_DEFINING if k != "no_store"},
+            "no_store": not opts.store}
+    for key, value in given.items():
+        if value is not None and value != kept[key]:
+            flag = "--" + key.replace("_", "-") if key != "video" else "VIDEO"
+            raise UserError(f"--resume goes on with the run's own options ({out}/run.json): "
+                            f"{flag} was {kept[key]!r}, not {value!r}; leave it out")
+    video = Path(opts.video)
+    if not video.is_file():
+        raise UserError(f"--resume: the run's video {video} is gone; put it back, or process "
+                        "another video with --force")
+    if video.stat().st_size != opts.video_bytes:
+        raise UserError(f"--resume: the video {video} changed since the run started "
+                        f"({opts.video_bytes} bytes then, {video.stat().st_size} now); process "
+                        "it again with --force")
+    return opts
+
+
+def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: ANN001
+    """The outputs ``process`` adds to the JSONL files: the run's options (``run.json``), the
+    match store (unless ``--no-store``), and what its options ask for."""
+    from tracker.outputs.store import STORE_NAME, StoreWriter
+    from tracker.resume import OptionsWriter
+
+    listeners: list = [] if point is not None else [OptionsWriter(Path(args.out), opts)]
+    store = None
+    if opts.store and args.out:
+        store = StoreWriter(Path(args.out) / STORE_NAME, str(opts.video),
+                            resume_run=point.run_id if point is not None else None)
+        listeners.append(store)
+    if args.overlay:
+        from tracker.outputs.overlay import OverlayWriter
+
+        listeners.append(OverlayWriter(args.overlay))
+    if args.serve is not None or args.review_frames:
+        from tracker.server.live import ConsoleBridge, ReviewFrames
+
+        listeners.append(ReviewFrames(Path(args.out) / "review"))
+        if args.serve is not None:
+            if store is None:
+                raise UserError("--serve needs the match store: leave out --no-store")
+            listeners.append(ConsoleBridge(store))
+    if args.realtime:
+        from tracker.server.live import RealTimePacer
+
+        listeners.append(RealTimePacer(args.realtime))
+    return listeners
+
+
+def check_can_listen(host: str, port: int, option: str) -> None:
+    """Refuse an address the server could not listen on (in use, not this machine's)."""
+    import socket
+
+    try:
+        with socket.create_server((host, port)):
+            pass
+    except OSError as exc:
+        raise UserError(f"{option} {host}:{port}: cannot listen there ({exc.strerror or exc}); "
+                        "give another HOST:PORT") from None
+
+
+def _start_server(args: argparse.Namespace):
+    """``process --serve``: the live server on a thread, its addresses and token printed."""
+    from tracker.outputs.store import STORE_NAME
+
+    try:
+        from tracker.server.app import BackgroundServer, new_token, parse_host_port
+    except ImportError as exc:
+        raise UserError(f"--serve needs the live extra ({exc.name} is missing): "
+                        "pip install -e '.[live]'", EXIT_MISSING) from None
+    try:
+        host, port = parse_host_port(args.serve)
+    except ValueError as exc:
+        raise UserError(str(exc)) from None
+    check_can_listen(host, port, "--serve")
+    token = args.token or new_token()
+    server = BackgroundServer(Path(args.out) / STORE_NAME, host, port, token,
+                              Path(args.out) / "review")
+    print_urls(host, port, token)
+    return server
+
+
+def print_urls(host: str, port: int, token: str) -> None:
+    base = f"http://{host}:{port}"
+    print(f"live: scoreboard {base}/  overlay {base}/overlay  console {base}/console#token={token}",
+          flush=True)
+    print(f"console token: {token}", flush=True)
+
+
+def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
+    """The ``process`` subcommand's arguments (``add``: makes a subparser by name)."""
+    pr = add("process", help="referee a video: calls, match log, scoreboard")
+    pr.add_argument("video", nargs="?", help="video file, camera (0, /dev/video0), stream URL "
+                    "(rtsp://, http://), or - for raw BGR frames on standard input (default: the "
+                    "bundled overhead sample)")
+    pr.add_argument("--size", metavar="WxH", help="frame size of raw frames on standard input")
+    pr.add_argument("--fps", type=float, help="frames per second of a camera or raw frames "
+                    "(default: what the source says, else 25)")
+    pr.add_argument("--calibration", help="calibration profile (default: found automatically)")
+    pr.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players (A breaks)")
+    pr.add_argument("--out", default="out/process", help="output folder")
+    pr.add_argument("--inputs", help="operator inputs: a match log (JSONL); its frame_start, its "
+                                     "input lines (applied before the stroke that follows them) "
+                                     "and the nominations and judgements of its shot lines (by "
+                                     "stroke number) are used")
+    pr.add_argument("--table-size", help="LENGTHxWIDTH mm (default full size)")
+    pr.add_argument("--ball-diameter", type=float, help="mm (default 52.5)")
+    pr.add_argument("--max-frames", type=int, help="stop after this many frames")
+    pr.add_argument("--quiet", action="store_true", help="no progress bar")
+    pr.add_argument("--no-store", action="store_true",
+                    help="do not write the match store (OUT/match.sqlite)")
+    pr.add_argument("--overlay", metavar="FILE",
+                    help="write a video with the calls drawn on it (H.264 MP4)")
+    pr.add_argument("--serve", nargs="?", const="127.0.0.1:8765", metavar="HOST:PORT",
+                    help="serve the live scoreboard, overlay, referee console and review pages "
+                         "while processing (default 127.0.0.1:8765)")
+    pr.add_argument("--token", help="the console's token (default: a new one, printed)")
+    pr.add_argument("--realtime", nargs="?", type=float, const=1.0, metavar="SPEED",
+                    help="process a file no faster than its own clock (times SPEED): a live "
+                         "match's pace, for the console")
+    pr.add_argument("--review-frames", action="store_true",
+                    help="save review pictures per stroke in OUT/review (on with --serve)")
+    pr.add_argument("--detector", choices=DETECTORS,
+                    help="ball detector: colour, learned (the ONNX crop classifier) or auto "
+                         "(learned on a TV-angle view, colour overhead; default)")
+    pr.add_argument("--resume", action="store_true",
+                    help="go on with the cut-off run in OUT (a crash, Ctrl-C) with its own "
+                         "options: the calls made are met again, not repeated (docs/OUTPUTS.md)")
+    pr.add_argument("--force", action="store_true",
+                    help="write into an OUT that holds a run, replacing its JSONL files (the "
+                         "match store keeps the old run beside the new one)")
+    pr.set_defaults(func=cmd_process)

@@ -1,0 +1,296 @@
+"""The stroke detector's tunables (:class:`StrokeParams`), and a stroke under way: what the
+detector gathers between a strike and the rest (:class:`Stroke`), and the questions asked of
+its tracks (where a ball was when, when a path came near a ball, whether a ball was alone,
+which contacts touched nothing).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from tracker import balls as B
+from tracker.perception.cushions import CUSHION_ERROR_PX
+from tracker.perception.track import TableState
+from tracker.records.shot import Event, EventType
+from tracker.words import balls_words, the_ball
+
+
+@dataclass(frozen=True)
+class StrokeParams:
+    """The stroke detector's tunables (:class:`tracker.perception.events.StrokeDetector`), each
+    with its reason; times in s, distances in mm, speeds in mm/s."""
+
+    #: The cue ball leaving rest faster than this (mm/s) is a stroke, not a hand.
+    strike_speed_mm_s: float = 350.0
+    #: A softer start still is a stroke when another ball starts moving with it (the cue ball
+    #: rolled gently into a ball beside it: a hand does not set other balls moving), mm/s.
+    soft_strike_speed_mm_s: float = 80.0
+    #: The cue ball must have stood still this long before a stroke (a hand placing it never
+    #: lets it rest first), s.
+    white_rest_s: float = 0.3
+    #: A "stroke" whose cue ball keeps speeding up over its first frames, before it touches
+    #: anything, is a hand carrying it (the referee replacing it): a struck ball only slows down.
+    #: Frames watched, and the growth of speed (ratio, plus mm/s for the noise) that vetoes it.
+    carry_frames: int = 4
+    carry_speedup: tuple[float, float] = (1.3, 150.0)
+    #: ... and it must still be speeding up after its second frame by this ratio, plus mm/s: a
+    #: strike falls anywhere between two frames, so a struck ball's first frame may show only a
+    #: fraction of a frame's motion (a slow first "speed"), but from its second frame on it only
+    #: slows down (a ball struck high gains a few per cent while it slides), where a hand keeps
+    #: accelerating it.
+    carry_late_speedup: tuple[float, float] = (1.1, 40.0)
+    #: ... unless it already goes this fast over its first whole frame (mm/s): a hand setting a
+    #: ball down or carrying it does not reach it within a frame or two of lifting it, a struck
+    #: ball does at once (on a TV view the far end's coarse positions make a struck ball's
+    #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
+    #: hand: real broadcast clips 7 and 11).
+    hand_start_speed_mm_s: float = 2000.0
+    #: All balls at rest this long ends the stroke, s.
+    settle_s: float = 0.6
+    #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
+    #: early, from the record the stroke would have if it ended then
+    #: (:meth:`tracker.perception.events.StrokeDetector.preview`);
+    #: the stroke still ends after ``SETTLE_S``, and the call made then is the one that counts
+    #: (said again, corrected, only when it differs), s.
+    early_call_s: float = 0.1
+    #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
+    review_simultaneous_s: float = 0.01
+    #: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
+    contact_slack_mm: float = 12.0
+    #: When no path came that close (far balls in a TV view are known to a few cm, and a fast
+    #: ball's blurred centre lags), the nearest path within 2R plus this is taken as the contact,
+    #: with a confidence below one and a note for review, mm.
+    contact_infer_mm: float = 80.0
+    #: How sure a ball that vanished at a cushion and never came back has left the table (it was
+    #: not seen going: marked for review).
+    off_table_confidence: float = 0.7
+    #: A ball that moved with no ball's path near it is disturbed (a foul by the striker) when it
+    #: was alone (no ball at rest or moving within 2R + ``contact_infer_mm`` of it before it moved),
+    #: is seen at rest at the end of the stroke, and ended at least this far from where it stood,
+    #: mm (an occluded ball's detection shifts while covered, then comes back).
+    disturb_min_mm: float = 20.0
+    #: ... and at most this far: a hand, a cue or a sleeve nudges a ball; a ball sent further was
+    #: struck by a ball the camera did not follow (a cue ball lost in the far end of a TV view), mm.
+    disturb_max_mm: float = 300.0
+    #: How sure such a disturbance is (the touch itself, by a hand, cue or sleeve, is not seen).
+    disturb_confidence: float = 0.8
+    #: A settled cue ball that vanishes (struck too fast to be seen: a faint streak) and, within
+    #: this time, is followed by an object ball leaving rest with nothing else moving before, was
+    #: struck: the stroke is inferred, s.
+    unseen_strike_s: float = 0.5
+    #: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
+    max_cue_speed_mm_s: float = 8000.0
+    #: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
+    #: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
+    #: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
+    #: few pixels (tens of mm at the far end) for a frame or two, which the tracker reads as it
+    #: leaving rest; a struck ball moves, or (frozen against another) passes its motion on. A ball
+    #: no stroke touched ends within 1.1 mm of where it stood in 95 % of cases, 2.4 mm in 99 %;
+    #: the cue ball's real first object balls moved at least 8 mm, the four passed by and taken
+    #: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
+    #: e64125c), mm.
+    stayed_mm: float = 2.5
+    #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
+    unseen_strike_confidence: float = 0.7
+    unseen_contact_confidence: float = 0.5
+    #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
+    #: is reported for review (disturbed by a player, or moved by the referee?), mm.
+    between_strokes_move_mm: float = 20.0
+    #: A ball against a cushion is known to this many image pixels along the cushion's normal
+    #: (:func:`tracker.perception.cushions.cushion_error`).
+    cushion_error_px: float = CUSHION_ERROR_PX
+
+
+@dataclass
+class Stroke:
+    """A stroke under way, as the stroke detector gathers it.
+
+    Attributes:
+        t0: the strike's time, s.
+        before: where every ball stood before the strike, mm.
+        track: per ball, its (time s, (x, y) mm) since the strike's frame.
+        started: per ball, when it left rest (s).
+        events: the events so far (strike, contacts, pots, departures).
+        rest_since: since when every ball has been at rest, s (None: a ball moves).
+        review: review notes for its record.
+        white_speeds: the cue ball's speeds over its first frames (mm/s; a hand carrying it
+            speeds up smoothly).
+    """
+
+    t0: float
+    before: dict[str, tuple[float, float]]
+    track: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
+    started: dict[str, float] = field(default_factory=dict)
+    events: list[Event] = field(default_factory=list)
+    rest_since: float | None = None
+    #: since when every ball has been at rest but those about to be potted (vanished moving
+    #: at a pocket's mouth: ``TableState.pending_pots``), s (the early call's rest)
+    quiet_since: float | None = None
+    review: list[str] = field(default_factory=list)
+    white_speeds: list[float] = field(default_factory=list)
+    #: balls that left rest with no ball's path near them: ball -> (time s, whether every
+    #: ball then moving, the cue ball included, was in view)
+    loose: dict[str, tuple[float, bool]] = field(default_factory=dict)
+    #: whether the cue ball has been in view since the strike
+    white_seen: bool = True
+    #: the review note said of a contact inferred from a near pass, by contact
+    contact_notes: list[tuple[Event, str]] = field(default_factory=list)
+
+    def record(self, st: TableState) -> None:
+        """Add the frame ``st``'s positions to the tracks."""
+        for b, p in st.pos.items():
+            self.track.setdefault(b, []).append((st.t, p))
+
+    def position_at(self, ball: str, t: float) -> np.ndarray | None:
+        """Where ``ball`` was at ``t`` (s) on its track (mm, interpolated; None: no track)."""
+        tr = self.track.get(ball)
+        if not tr:
+            return None
+        ts = np.array([x[0] for x in tr])
+        ps = np.array([x[1] for x in tr])
+        if t <= ts[0]:
+            return ps[0]
+        return np.array([np.interp(t, ts, ps[:, 0]), np.interp(t, ts, ps[:, 1])])
+
+    def closest(self, other: str, target: np.ndarray, t_a: float,
+                 t_b: float) -> tuple[float, float] | None:
+        """(distance mm, time s) of the closest approach of ``other``'s path to ``target``
+        between ``t_a`` and ``t_b``, or None when it has no track."""
+        ts = np.linspace(t_a, t_b, 25)
+        best: tuple[float, float] | None = None
+        for t in ts:
+            p = self.position_at(other, t)
+            if p is not None:
+                d = float(np.linalg.norm(p - target))
+                if best is None or d < best[0]:
+                    best = (d, float(t))
+        return best
+
+    def crossing(self, other: str, target: np.ndarray, two_r: float, t_a: float,
+                 t_b: float, fps: float, slack_mm: float) -> float | None:
+        """When (s, between a frame before ``t_a`` and ``t_b``) ``other``'s path first came
+        within ``two_r`` + ``slack_mm`` of ``target`` (mm), the crossing of ``two_r``
+        interpolated (None: it never did)."""
+        ts = np.linspace(t_a - 1.0 / fps, t_b, 25)
+        d = []
+        for t in ts:
+            p = self.position_at(other, t)
+            d.append(np.inf if p is None else float(np.linalg.norm(p - target)))
+        d = np.array(d)
+        inside = np.nonzero(d <= two_r + slack_mm)[0]
+        if not len(inside):
+            return None
+        k = inside[0]
+        if k == 0:
+            return float(ts[0])
+        # linear interpolation of the crossing of 2R
+        d0, d1 = d[k - 1], d[k]
+        frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
+        return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
+
+    def alone(self, ball: str, until: float, near: float) -> bool:
+        """Whether no other ball stood, or passed, within ``near`` (mm) of where ``ball``
+        stood before the stroke, up to time ``until`` (s)."""
+        s = self
+        here = np.asarray(s.before[ball])
+        for other, p in s.before.items():
+            if other != ball and float(np.linalg.norm(np.asarray(p) - here)) <= near:
+                return False
+        for other, track in s.track.items():
+            if other == ball:
+                continue
+            pts = np.array([p for t, p in track if t <= until + 1e-6])
+            if len(pts) and float(np.min(np.linalg.norm(pts - here, axis=1))) <= near:
+                return False
+        return True
+
+    def hit_after(self, ball: str, t: float) -> bool:
+        """Whether, after ``ball`` vanished at ``t`` (s), it touched a ball, or a ball left rest
+        that no seen ball's path reached (as a ball that came back unseen would do)."""
+        s = self
+        return (any(e.type == EventType.CONTACT and e.t > t and (ball in e.balls or e.confidence < 1)
+                    for e in s.events)
+                or any(t_l > t for t_l, _ in s.loose.values()))
+
+    def untouched(self, st: TableState, stayed_mm: float) -> None:
+        """Drop the contacts of balls that never left their place (``stayed_mm``,
+        :attr:`StrokeParams.stayed_mm`): seen at rest at ``st`` (the stroke's end) within
+        ``stayed_mm`` of where they stood, and the hitter of no contact left. The review note of such a contact goes with it; when it was the
+        cue ball's first, a note says so (the first contact is now another)."""
+        s = self
+
+        def stayed(ball: str) -> bool:
+            return (ball in st.pos and ball in st.visible and ball not in st.moving
+                    and ball in s.before and float(np.linalg.norm(
+                        np.subtract(st.pos[ball], s.before[ball]))) <= stayed_mm)
+
+        first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
+                    key=lambda e: e.t, default=None)
+        while True:
+            contacts = [e for e in s.events if e.type == EventType.CONTACT]
+            hitters = {e.balls[0] for e in contacts}
+            drop = [e for e in contacts if e.balls[1] not in hitters and stayed(e.balls[1])]
+            if not drop:
+                break
+            for e in drop:
+                s.events = [x for x in s.events if x is not e]
+                for c, note in s.contact_notes:
+                    if c is e and note in s.review:
+                        s.review.remove(note)
+        if first is not None and all(e is not first for e in s.events):
+            ball = first.balls[1]
+            s.review.append(f"{the_ball(ball)} seemed to move as {the_ball(first.balls[0])} passed "
+                            f"it at {first.t:.2f} s, but stands where it stood: not taken as hit; "
+                            "check which ball the cue ball hit first")
+
+
+def after_first_contact(events: list[Event]) -> list[Event]:
+    """``events`` with a pot or a departure from the table that is timed before the first
+    contact of its ball moved just after that contact (1 ms): an object ball struck too hard
+    to be seen moving is timed from the frame it was last seen, which can fall a few
+    milliseconds before the contact's sub-frame time; it cannot have dropped before it was
+    hit."""
+    first: dict[str, float] = {}
+    for e in events:
+        if e.type == EventType.CONTACT:
+            for b in e.balls:
+                first[b] = min(first.get(b, e.t), e.t)
+    out = []
+    for e in events:
+        if (e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.WHITE
+                and e.ball in first and e.t <= first[e.ball]):
+            e = replace(e, t=round(first[e.ball] + 0.001, 4))
+        out.append(e)
+    return out
+
+
+def moved_between_strokes(after_last: dict[str, tuple[float, float]], st: TableState,
+                          move_mm: float) -> str | None:
+    """The review note for balls at rest at ``st`` that stand ``move_mm`` or more from where
+    the last stroke left them (``after_last``, mm; brought up to date here: balls put back by
+    hand or gone dropped, moved ones at their new place), with no stroke made; None: none
+    moved."""
+    for b in st.appeared:
+        after_last.pop(b, None)  # put back by hand (re-spotted, in hand, replaced)
+    moved: dict[str, float] = {}
+    for b, p in list(after_last.items()):
+        if b not in st.pos:
+            after_last.pop(b)
+            continue
+        d = float(np.linalg.norm(np.subtract(st.pos[b], p)))
+        if d >= move_mm and b in st.visible:
+            moved[b] = d
+            after_last[b] = st.pos[b]
+    if len(moved) == 1:
+        (b, d), = moved.items()
+        return (f"{the_ball(b)} moved {d:.0f} mm between strokes (by {st.t:.2f} s) with no "
+                "stroke made: touched by a player (a foul), or moved by the referee? Check")
+    if moved:
+        # several balls at once: more likely a stroke the camera missed than hands
+        return (
+            f"{len(moved)} balls ({balls_words(sorted(moved))}) moved {min(moved.values()):.0f}-"
+            f"{max(moved.values()):.0f} mm between strokes (by {st.t:.2f} s) with no stroke "
+            "seen: a stroke the camera missed, or balls moved by hand? Check")
+    return None

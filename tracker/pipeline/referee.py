@@ -1,0 +1,355 @@
+"""The referee side of a run: records in, calls out (see :mod:`tracker.pipeline`).
+
+:class:`Referee` holds the match (:class:`tracker.rules.match.Match`) and what the operator and
+the referee said: it feeds each record (frame start, operator input, stroke) to the rules,
+hands the record and its calls to the listeners and says the calls (``on_call``). Around a
+stroke's record it applies the inputs due before it, merges what was said about it
+(:class:`Judgement`), drops what the referee's state contradicts (:func:`sanitize`), and says
+the call early while every ball rests (:meth:`Referee.early_call`). It asks the stroke
+detector only through its public methods.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import queue
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from tracker import balls as B
+from tracker.listeners import ProcessResult, RunListener
+from tracker.perception.events import EARLY_CALL_S, StrokeDetector
+from tracker.perception.track import TableState
+from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
+from tracker.rules.explain import explain
+from tracker.rules.match import Match
+from tracker.rules.snooker import RuleError
+from tracker.words import balls_words, the_ball
+
+#: What the referee may say about a stroke (the fields of a :class:`Shot` the camera cannot see).
+JUDGEMENT_FIELDS = ("nomination", "free_ball", "operator")
+
+
+class Judgement(dict):
+    """What the referee says about the coming stroke, or (with ``amend``) the last one: some of
+    :data:`JUDGEMENT_FIELDS` (``operator`` an :class:`OperatorJudgement`)."""
+
+
+def merge_operator(said: Judgement, old: Any) -> Judgement:
+    """A judgement whose ``operator`` part adds to ``old`` (an OperatorJudgement): a new miss
+    judgement replaces the old one, fouls add up."""
+    new = said.get("operator")
+    if new is None or old is None:
+        return said
+    return Judgement({**said, "operator": replace(
+        old, miss=old.miss if new.miss is None else new.miss, fouls=(*old.fouls, *new.fouls),
+        not_a_stroke=old.not_a_stroke or new.not_a_stroke)})
+
+
+def sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
+    """Drop what the referee's state contradicts (a ball it knows is off the table), with a
+    review note, instead of stopping the match."""
+    notes = list(shot.needs_review)
+
+    def keep_pos(p: dict | None) -> dict | None:
+        if p is None:
+            return None
+        out = {}
+        for b, v in p.items():
+            if b == B.WHITE or b in on_table or B.is_colour(b):
+                out[b] = v
+            else:
+                notes.append(f"the camera saw {the_ball(b)} on the table that the referee has "
+                             "off it (potted): ignored")
+        return out
+
+    events = []
+    for e in shot.events:
+        if any(b != B.WHITE and b not in on_table for b in e.balls):
+            notes.append(f"the camera saw {balls_words(e.balls)} in a {e.type} though off the "
+                         "table (potted): ignored")
+            continue
+        events.append(e)
+    return replace(shot, events=tuple(events), positions_before=keep_pos(shot.positions_before),
+                   positions_after=keep_pos(shot.positions_after), needs_review=tuple(dict.fromkeys(notes)))
+
+
+@dataclass
+class EarlyCall:
+    """A stroke's call said early (:meth:`Referee.early_call`).
+
+    Attributes:
+        shot: the stroke's number.
+        said: the lines said (the latest, when corrected).
+        rest_since: the start (s) of the rest it was said in.
+        moved: balls moved again since (the wait was said).
+        corrected: said again, corrected.
+    """
+
+    shot: int
+    said: list[str]
+    rest_since: float
+    moved: bool = False
+    corrected: bool = False
+
+class Referee:
+    """The referee of one table's records (see the module docstring); :class:`RefereeRun`
+    adds the frames.
+
+    Args:
+        strokes: the stroke detector whose strokes are called (asked for the stroke under
+            way, its rest, its record so far; told when the referee replaces balls).
+        players, inputs, spoken, listeners, on_call: see :class:`RefereeRun`.
+    """
+
+    def __init__(self, strokes: StrokeDetector, players: tuple[str, str] = ("A", "B"),
+                 inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                 spoken: dict[int, dict[str, Any]] | None = None,
+                 listeners: Iterable[RunListener] = (),
+                 on_call: Callable[[str], None] | None = None):
+        self.strokes = strokes
+        self.players = players
+        self.inputs = list(inputs or [])
+        self.spoken = dict(spoken or {})
+        self.listeners = list(listeners)
+        self.on_call = on_call
+        self.match = Match()
+        self.result = ProcessResult()
+        self.start: FrameStart | None = None
+        self._live_inputs: queue.Queue[OperatorInput | tuple[str, Judgement, Any]] = queue.Queue()
+        #: the console's judgements for the coming stroke, merged into it (over ``spoken``)
+        self.said_next = Judgement()
+        #: the referee before the last stroke was fed, and the records fed since (for amend)
+        self._before_last: tuple[Match, list[Record]] | None = None
+        self._inputs_done: set[int] = set()
+        #: the early call said for the stroke under way
+        self._early: EarlyCall | None = None
+
+    def _inputs_due(self, n: int) -> list[dict[str, Any]]:
+        """Apply the known inputs due before stroke ``n`` not applied yet (as soon as the
+        stroke before it is called: a replacement is then known while the referee replaces)."""
+        outs: list[dict[str, Any]] = []
+        for i, (due, inp) in enumerate(self.inputs):
+            if due == n and isinstance(inp, OperatorInput) and i not in self._inputs_done:
+                self._inputs_done.add(i)
+                outs += self._apply_input(inp)
+        return outs
+
+    # --- the loop -------------------------------------------------------------------------
+    def submit(self, inp: OperatorInput) -> None:
+        """An operator input made while the run goes on (a console); applied before the next
+        frame is processed. Safe to call from another thread."""
+        self._live_inputs.put(inp)
+
+    def judge(self, said: Judgement, amend: bool = False,
+              done: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """The referee's judgement (nomination, free ball, miss, fouls the camera cannot see):
+        for the coming stroke (merged into its record when it ends; a later judgement of the
+        same field replaces it), or with ``amend`` for the last stroke, called again at once
+        (:meth:`amend`). Taken before the next frame; ``done`` gets the outcome
+        (``{"accepted": bool, "message": str}``). Safe to call from another thread."""
+        self._live_inputs.put(("amend" if amend else "next", Judgement(said), done))
+
+    def take_inputs(self) -> list[dict[str, Any]]:
+        """Apply the inputs and judgements made while the run went on (:meth:`submit`,
+        :meth:`judge`), in order; returns what the referee said about them."""
+        decisions: list[dict[str, Any]] = []
+        while not self._live_inputs.empty():
+            item = self._live_inputs.get_nowait()
+            decisions += (self._apply_judgement(*item) if isinstance(item, tuple)
+                          else self._apply_input(item))
+        return decisions
+
+
+    @property
+    def frame_over(self) -> bool:
+        """Whether the frame has ended (nothing more to referee)."""
+        return bool(self.match.state and self.match.state.frame_over)
+
+    def _referee(self, shot: Shot) -> tuple[Shot, list[dict[str, Any]]]:
+        """Apply the inputs due before this stroke, then call it."""
+        outs = self._inputs_due(shot.shot)
+        if shot.shot in self.spoken:
+            shot = replace(shot, **self.spoken[shot.shot])
+        if self.said_next:
+            shot = replace(shot, **self.said_next)
+            self.said_next = Judgement()
+        shot = sanitize(shot, self.match.state.on_table)
+        self._before_last = (copy.deepcopy(self.match), [])
+        calls = self._call(shot)
+        self.result.shots.append(shot)
+        self._emit(shot, calls)
+        return shot, outs + calls + self._inputs_due(shot.shot + 1)
+
+    def early_call(self, st: TableState) -> None:
+        """Say the stroke's call as soon as every ball has rested :data:`EARLY_CALL_S`: the
+        calls of the record it would have if it ended now, made on a copy of the referee
+        (nothing is recorded; the stroke's end, after ``SETTLE_S``, makes the call that counts
+        and says it again only if it differs). Said once per rest; if balls move again, a
+        line says the call waits, and the next rest's call is said only if it differs."""
+        early, on_call = self._early, self.on_call
+        if on_call is None or not self.strokes.under_way:
+            return
+        if early is not None and self.strokes.stirring(st) and not early.moved:
+            early.moved = True
+            on_call(f"WAIT: balls are moving again after the call of shot {early.shot}: it "
+                    "stands only if they stop as it said")
+            return
+        rest = self.strokes.resting_for(st.t)
+        if rest is None or rest < EARLY_CALL_S:
+            return
+        since = self.strokes.quiet_since
+        if early is not None and early.rest_since == since:
+            return
+        shot = self.strokes.preview(st)
+        said = [explain(c) for c in self._calls_on_copy(shot)]
+        if early is None:
+            self.result.early_calls += 1
+            self._early = early = EarlyCall(shot.shot, said, since)
+            for line in said:
+                on_call(line)
+            return
+        early.rest_since, early.moved = since, False
+        if said != early.said:
+            self._correct(early, said)
+
+    def _correct(self, early: EarlyCall, said: list[str]) -> None:
+        """Say a stroke's call again, corrected (counted once per stroke)."""
+        self.result.early_corrected += int(not early.corrected)
+        early.corrected, early.said = True, said
+        if self.on_call:
+            for line in said:
+                self.on_call("CORRECTED: " + line)
+
+    def _calls_on_copy(self, shot: Shot) -> list[dict[str, Any]]:
+        """What :meth:`_referee` would decide for ``shot``, on a copy of the referee (the
+        inputs due, what was said for it, the record cleaned as there)."""
+        match = copy.deepcopy(self.match)
+        for i, (due, inp) in enumerate(self.inputs):
+            if due == shot.shot and isinstance(inp, OperatorInput) and i not in self._inputs_done:
+                with contextlib.suppress(RuleError):  # refused: it changes nothing
+                    match.feed(inp)
+        if shot.shot in self.spoken:
+            shot = replace(shot, **self.spoken[shot.shot])
+        if self.said_next:
+            shot = replace(shot, **self.said_next)
+        shot = sanitize(shot, match.state.on_table)
+        try:
+            return match.feed(shot)
+        except RuleError as exc:
+            return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+
+    def _call(self, shot: Shot) -> list[dict[str, Any]]:
+        try:
+            return self.match.feed(shot)
+        except RuleError as exc:
+            return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+
+    def amend(self, said: Judgement) -> tuple[bool, str, list[dict[str, Any]]]:
+        """Call the last stroke again with the referee's judgement (a miss called or
+        cancelled, a foul the camera could not see, a nomination): allowed until an input or
+        a stroke follows it. Returns (accepted, message, the new calls). Run on the processing
+        thread (:meth:`judge` with ``amend`` from another)."""
+        if self._before_last is None or not self.result.shots:
+            return False, "no stroke to correct yet", []
+        match, since = self._before_last
+        if since:
+            return False, ("the last stroke's call can no longer be corrected: an input was made "
+                           "after it"), []
+        shot = replace(self.result.shots[-1], **said)
+        self.match = copy.deepcopy(match)
+        calls = [{**c, "amended": True} for c in self._call(shot)]
+        self.result.shots[-1] = shot
+        self.result.decisions += calls
+        for li in self.listeners:
+            li.on_amend(self, shot, calls)
+        if self.on_call:
+            for c in calls:
+                self.on_call("CORRECTED: " + explain(c))
+        return True, f"stroke {shot.shot} called again", calls
+
+    def _apply_judgement(self, when: str, said: Judgement,
+                         done: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
+        bad = [k for k in said if k not in JUDGEMENT_FIELDS]
+        if bad:
+            ok, msg, calls = False, f"not a judgement: {', '.join(bad)}", []
+        elif when == "amend":
+            last = self.result.shots[-1].operator if self.result.shots else None
+            ok, msg, calls = self.amend(merge_operator(said, last))
+        else:
+            self.said_next.update(merge_operator(said, self.said_next.get("operator")))
+            ok, msg, calls = True, "noted for the coming stroke", []
+        if done is not None:
+            done({"accepted": ok, "message": msg, "calls": calls})
+        return calls
+
+    def _apply_input(self, inp: OperatorInput) -> list[dict[str, Any]]:
+        if inp.kind == InputKind.OPTION and inp.choice == "replace":
+            self.strokes.referee_replacing()  # his hands will move balls
+        return self._feed(inp)
+
+    def _feed(self, rec: Record, notes: list[str] | None = None) -> list[dict[str, Any]]:
+        if self._before_last is not None:
+            self._before_last[1].append(rec)
+        try:
+            calls = self.match.feed(rec)
+        except RuleError as exc:
+            if isinstance(rec, FrameStart):
+                raise
+            calls = [{"input": getattr(rec, "kind", "?"), "accepted": False, "message": str(exc),
+                      "notes": []}]
+        if notes and calls:
+            calls[0]["notes"] = [*calls[0].get("notes", []), *notes]
+        self._emit(rec, calls)
+        return calls
+
+    def _emit(self, rec: Record, calls: list[dict[str, Any]]) -> None:
+        self.result.decisions += calls
+        for li in self.listeners:
+            li.on_record(self, rec, calls)
+        said = [explain(c) for c in calls]
+        early, self._early = (self._early, None) if isinstance(rec, Shot) else (None, self._early)
+        if early is not None and early.shot == rec.shot:
+            if said != early.said:
+                self._correct(early, said)
+            return  # said already, early (and corrected if it had to be)
+        if self.on_call:
+            for line in said:
+                self.on_call(line)
+
+
+def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart]]:
+    """Operator inputs of a match log (JSONL), each tied to the stroke that follows it; a
+    frame_start line (players, breaker, the layout when the video starts mid-frame) too."""
+    from tracker.records.parse import read_log
+
+    out: list[tuple[int, OperatorInput | FrameStart]] = []
+    n_shots = 0
+    for _, rec in read_log(path):
+        if isinstance(rec, Shot):
+            n_shots += 1
+        elif isinstance(rec, (OperatorInput, FrameStart)):
+            out.append((n_shots + 1, rec))
+    return out
+
+
+def spoken_from_log(path: str | Path) -> dict[int, dict[str, Any]]:
+    """What the referee heard or judged per stroke in a match log (nomination, free-ball
+    nomination, operator judgements), by stroke number: merged into the camera's records."""
+    from tracker.records.parse import read_log
+
+    out: dict[int, dict[str, Any]] = {}
+    n_shots = 0
+    for _, rec in read_log(path):
+        if isinstance(rec, Shot):
+            n_shots += 1
+            said = {k: v for k, v in (("nomination", rec.nomination), ("free_ball", rec.free_ball))
+                    if v is not None}
+            if rec.operator.miss is not None or rec.operator.fouls or rec.operator.not_a_stroke:
+                said["operator"] = rec.operator
+            if said:
+                out[n_shots] = said
+    return out

@@ -1,0 +1,376 @@
+"""The frames side of a run: one frame in, what was seen and called out (see
+:mod:`tracker.pipeline`).
+
+:meth:`RefereeRun.step` takes a frame through named steps: the operator's inputs made
+meanwhile (:meth:`Referee.take_inputs`), the view monitor
+(:class:`calibration.monitor.ViewMonitor`: is this the table?), the balls (:meth:`RefereeRun.detect`: the change-gated detector, one of
+each colour settled), the tracker (:class:`tracker.perception.track.Tracker`: the 22 slots),
+the stroke detector (:class:`tracker.perception.events.StrokeDetector`: a stroke's record when
+it ends) and the referee (:class:`tracker.pipeline.referee.Referee`: its calls), then the
+listeners (:meth:`tracker.listeners.RunListener.on_frame`).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus
+from calibration.profile import Calibration
+from calibration.startup import working_scale
+from tracker import balls as B
+from tracker.cadence import FrameCadence, table_mask
+from tracker.listeners import FrameView, ProcessResult, RunListener
+from tracker.perception.calibrate import find_colour_balls
+from tracker.perception.change import ChangeGatedDetector, gate_thumbnail, gate_view
+from tracker.perception.cushions import CushionView
+from tracker.perception.detect import BallDetections, BallDetector
+from tracker.perception.events import SETTLE_S, StrokeDetector
+from tracker.perception.learned import make_detector
+from tracker.perception.track import TableState, Tracker
+from tracker.perception.unique import settle_unique_classes
+from tracker.pipeline.referee import Referee
+from tracker.records.shot import FrameStart, OperatorInput, Shot
+from tracker.sources import Frame, SourceEnd
+from tracker.viewcuts import ViewSegments, back_note, cut_note, end_note, observed_start_note
+
+
+@dataclass
+class FrameChecks:
+    """What :meth:`RefereeRun.look_ahead` works out for one frame ahead of the pipeline.
+
+    Attributes:
+        status: the view monitor's verdict.
+        thumb: the change gate's thumbnail of the frame (BGR, half the working scale), or
+            None (no gate).
+        seconds: wall-clock seconds the work took (on its own thread).
+        window: the part of the thumbnail made (:func:`tracker.perception.change.thumb_window`).
+    """
+
+    status: ViewStatus
+    thumb: np.ndarray | None
+    seconds: float
+    window: tuple[int, int, int, int] | None = None
+
+
+class RefereeRun(Referee):
+    """Referees one table's frames as they come (see :mod:`tracker.pipeline`).
+
+    Args:
+        calibration: the camera.
+        fps: frames per second of the source.
+        players: the two players (the first breaks) unless the inputs' frame start says otherwise.
+        inputs: operator inputs known in advance (from a match log) as (n, input): applied just
+            before the n-th stroke the camera sees; a ``FrameStart`` among them is the frame's start.
+        spoken: per stroke number, what the camera cannot see: ``nomination``, ``free_ball``,
+            ``operator`` (judgements), merged into that stroke's record.
+        listeners: receive the records, frames and the end as they happen.
+        on_call: called with each decision in a referee's words (the CLI prints them).
+        detector: ``colour``, ``learned`` or ``auto`` (:func:`tracker.perception.learned.resolve`).
+        gated: detect only where the table changed (:mod:`tracker.perception.change`; the
+            learned detector searches the whole frame whenever anything changed).
+        cadence: repeated frames of the source (:class:`tracker.cadence.FrameCadence`): the
+            tracker then runs on the picture clock, repeats skipped.
+    """
+
+    def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
+                 inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                 spoken: dict[int, dict[str, Any]] | None = None,
+                 listeners: Iterable[RunListener] = (),
+                 on_call: Callable[[str], None] | None = None, detector: str = "auto",
+                 gated: bool = True, cadence: FrameCadence | None = None):
+        self.calibration = calibration
+        self.cadence = cadence if cadence is not None and cadence.period else None
+        self.source_fps = fps
+        fps = self.cadence.picture_fps if self.cadence else fps
+        self.fps = fps
+        #: receives live notes (skips, gaps) for the log
+        self.on_note: Callable[[str], None] | None = None
+        self.detector_kind = detector
+        self.detector = make_detector(calibration, detector, working_scale(calibration))
+        #: search only where the table changed (:mod:`tracker.perception.change`); False: every
+        #: frame whole (the reference the gated detector is checked against)
+        self.gated = gated
+        self.gate: ChangeGatedDetector | None = None
+        #: (detector, :func:`gate_view` of it) for :meth:`look_ahead`'s thumbnails
+        self._gate_view: tuple | None = None
+        self.tracker = Tracker(calibration.table, fps)
+        # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
+        strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
+            1.5, calibration.table.ball_radius / self.detector.r_px),
+            cushion_view=CushionView.from_calibration(calibration))
+        self.monitor = ViewMonitor(calibration, check_every=max(1, int(self.source_fps // 2)),
+                                   ball_finder=find_colour_balls)
+        #: the stretches of frames refereed and not (cuts away from the table)
+        self.segments = ViewSegments()
+        self._last_view: FrameView | None = None
+        super().__init__(strokes, players, inputs, spoken, listeners, on_call)
+
+    # --- starting -------------------------------------------------------------------------
+    def begin(self, first: np.ndarray, learn: list[np.ndarray] | None = None) -> FrameStart:
+        """Learn this camera from its first picture and start the frame (the standard rack, or
+        the layout seen when the video starts mid-frame).
+
+        Args:
+            learn: more frames of this view (the first seconds): the view monitor's
+                reference (what the view looks like). The cloth and the colours are learned
+                from the first picture of the view alone.
+        """
+        if learn:
+            self.monitor.signature = ViewSignature.build(self.calibration, learn)
+            learn = [f for f in learn if self.monitor.signature.same_view(f)[0]]
+            if learn and not self.monitor.signature.same_view(first)[0]:
+                first = learn[0]  # the video opens on something else (a cut in the window)
+        # the cloth from the first picture alone: frames of the first seconds would make a
+        # ball resting in a pocket's jaws all that while part of the pocket (real clip 11)
+        self.detector.learn_cloth(first)
+        # this camera's colours, anchored on the spots, from that picture too: frames of the
+        # first seconds hold a hand placing the cue ball or a struck one blurred, and colours
+        # learned from them lose the blurred white of a hard break-off (overhead sample: the
+        # break-off missed); on the twelve broadcast clips one picture does as well
+        self.detector.learn_colours([first])
+        start = None
+        for _n, inp in self.inputs:
+            if isinstance(inp, FrameStart):
+                start = replace(inp, players=self.players if self.players != ("A", "B") else inp.players)
+                self.inputs = [x for x in self.inputs if x[1] is not inp]
+                break
+        self._observed = start is None
+        if start is None:
+            start = _observed_start(self.detector, self.tracker, first, self.players)
+        if start.positions:
+            self.tracker.seed(start.positions)
+        self.start = start
+        observed = self._observed and start.positions is not None
+        self._feed(start, [observed_start_note(start.positions, self.calibration.table.spots,
+                                               1.5 * self.calibration.table.ball_radius)]
+                   if observed else [])
+        self._inputs_due(1)
+        return start
+
+
+    def look_ahead(self, frame: Frame) -> FrameChecks:
+        """What needs only the frame itself, worked out ahead of :meth:`step` on a thread of
+        its own (:class:`tracker.live.WorkAhead`): the view monitor's verdict and the change
+        gate's thumbnail (at the size the current detector's gate uses; a gate of another
+        size makes its own)."""
+        t0 = time.perf_counter()
+        status = self.monitor.update(frame.index, frame.image)
+        thumb, window = None, None
+        if self.gated:
+            detector = self.detector
+            if self._gate_view is None or self._gate_view[0] is not detector:
+                self._gate_view = (detector, *gate_view(detector))
+            _, size, _, window = self._gate_view
+            thumb = gate_thumbnail(frame.image, size, window)
+        return FrameChecks(status, thumb, time.perf_counter() - t0, window)
+
+    def step(self, frame: Frame, decode_s: float = 0.0,
+             checks: FrameChecks | None = None) -> FrameView:
+        """Process one frame: monitor, detect, track, stroke events, referee.
+
+        Args:
+            decode_s: seconds it took to get this frame (for the stage timings).
+            checks: this frame's :meth:`look_ahead`, when it was worked out ahead on a
+                thread of its own; None: the monitor looks at the frame now.
+        """
+        self.result.times.decode += decode_s
+        decisions = self.take_inputs()
+        status, t_c = self._view_status(frame, checks)
+        view = FrameView(frame, status, decisions=decisions)
+        changed, picture = self._follow_view(frame, status)
+        if not status.refereed:
+            self.result.not_refereed_frames += 1
+            if changed:  # the picture left the table: a stroke under way is called as seen
+                view.shot, outs = self._end_stroke(cut_note(frame.t))
+                view.decisions += outs
+        elif picture is None and self._last_view is not None:
+            # the picture repeats the last one (a raised frame rate): nothing new to see
+            view.detections, view.state = self._last_view.detections, self._last_view.state
+        else:
+            self._see(view, frame.index if picture is None else picture, checks, t_c)
+        self.result.times.frames += 1
+        self.result.frames = max(self.result.frames, frame.index + 1)
+        if view.state is not None:
+            self._last_view = view
+        for li in self.listeners:
+            li.on_frame(self, view)
+        return view
+
+    def _view_status(self, frame: Frame, checks: FrameChecks | None) -> tuple[ViewStatus, float]:
+        """The view monitor's verdict on ``frame`` (worked out ahead in ``checks``, else now),
+        and the clock (``time.perf_counter``) when it was had."""
+        t_b = time.perf_counter()
+        status = checks.status if checks is not None else self.monitor.update(frame.index,
+                                                                              frame.image)
+        t_c = time.perf_counter()
+        self.result.times.monitor += checks.seconds if checks is not None else t_c - t_b
+        return status, t_c
+
+    def _follow_view(self, frame: Frame, status: ViewStatus) -> tuple[bool, int | None]:
+        """Follow the view: the stretches refereed and not, the note for the next stroke when
+        the picture comes back to the table, a new view adopted, the picture clock. Returns
+        whether the view changed (to or from the table) on this frame, and the frame's
+        picture number (the frame's index; None: a repeat of the last picture)."""
+        changed = self.segments.add(frame.index, status.refereed)
+        picture: int | None = frame.index
+        if status.refereed:
+            if changed and self.segments.runs[-2][0] > 0:  # back after a cut: the next stroke is told
+                away = self.segments.away(self.source_fps)[-1]
+                self.strokes.note_for_next_stroke(back_note(*away))
+            if status.state == "recalibrated":
+                self._adopt_view(frame.image, status.calibration or self.monitor.cal)
+            if self.cadence is not None:
+                picture = self.cadence.tick(frame.image, frame.index)
+        return changed, picture
+
+    def _see(self, view: FrameView, picture: int, checks: FrameChecks | None,
+             t_c: float) -> None:
+        """Detect, track and referee a refereed frame into ``view`` (``picture``: its number on
+        the picture clock; ``t_c``: when the monitor was done, for the stage timings)."""
+        times = self.result.times
+        view.detections = self.detect(view.frame.image, checks)
+        t_d = time.perf_counter()
+        times.detect += t_d - t_c
+        view.state = self.tracker.update(picture, view.detections)
+        t_e = time.perf_counter()
+        times.track += t_e - t_d
+        view.shot, outs = self.after_tracking(view.state)
+        view.decisions += outs
+
+    def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
+        """Call the stroke under way, if any, on what was seen (``note`` for review)."""
+        shot = self.strokes.end_now(note)
+        return (None, []) if shot is None else self._referee(shot)
+
+    def _adopt_view(self, image: np.ndarray, cal: Calibration) -> None:
+        """The monitor calibrated a new view ``cal`` (the camera moved, or another camera
+        shows the whole table): detect with it from this frame on. Positions stay in table
+        millimetres, so the tracks go on."""
+        self.calibration = cal
+        self.detector = make_detector(cal, self.detector_kind, working_scale(cal))
+        self.detector.learn_cloth(image)
+        self.detector.learn_colours([image])
+        self.strokes.cushion_view = CushionView.from_calibration(cal)
+        if self.cadence is not None:
+            self.cadence.mask = table_mask(cal)
+
+    def after_tracking(self, state: TableState) -> tuple[Shot | None, list[dict[str, Any]]]:
+        """The stroke events of one tracked frame and, when a stroke ends on it, its call
+        (or, while every ball rests, the early call: :meth:`Referee.early_call`). Returns the stroke
+        that ended (None) and the decisions made."""
+        times = self.result.times
+        t_e = time.perf_counter()
+        shot = self.strokes.update(state)
+        t_f = time.perf_counter()
+        times.events += t_f - t_e
+        outs: list[dict[str, Any]] = []
+        if shot is not None:
+            shot, outs = self._referee(shot)
+        else:
+            self.early_call(state)
+        times.referee += time.perf_counter() - t_f
+        return shot, outs
+
+    def detect(self, image: np.ndarray, checks: FrameChecks | None = None) -> BallDetections:
+        """Balls in one frame: searched again only where the table changed
+        (:class:`ChangeGatedDetector`; ``checks``: the frame's :meth:`look_ahead`, whose
+        thumbnail it takes when made for it) unless ``gated`` is off; one white and one of
+        each colour (contests settled by the game's constraint:
+        :mod:`tracker.perception.unique`)."""
+        if not self.gated:
+            return _settled(self.detector, self.detector.detect(image))
+        if self.gate is None or self.gate.det is not self.detector:
+            self.gate = ChangeGatedDetector(self.detector, self.fps)
+        if checks is None:
+            return _settled(self.detector, self.gate.detect(image))
+        return _settled(self.detector, self.gate.detect(image, checks.thumb, checks.window))
+
+    def skipped(self, frame: Frame, forced: bool) -> None:
+        """A live frame skipped to keep up (not processed)."""
+        self.result.skipped_frames += 1
+        self.result.skipped_forced += forced
+        self.result.frames = max(self.result.frames, frame.index + 1)
+        if forced and self.on_note:
+            self.on_note(f"live: behind by more than the hard limit at {frame.t:.1f} s: a frame "
+                         "was skipped while balls were moving")
+
+    def mark_gap(self, frame: Frame) -> None:
+        """The stream was lost for ``frame.gap_s`` before this frame: not refereed, noted for
+        the stroke under way or the next one."""
+        t0, t1 = frame.t - frame.gap_s, frame.t
+        self.result.gaps.append((t0, t1))
+        self.result.not_refereed_frames += int(round(frame.gap_s * self.fps))
+        note = (f"the camera's stream was lost from {t0:.1f} s to {t1:.1f} s: that time was "
+                "not refereed")
+        self.strokes.note_for_review(note)
+        if self.on_note:
+            self.on_note("live: " + note)
+
+    # --- the end --------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """The scoreboard line: score, strokes, frames, how the source ended."""
+        st = self.match.state
+        self.result.score = dict(zip(st.players, st.scores, strict=True)) if st else {}
+        board: dict[str, Any] = {
+            "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
+            "shots": len(self.result.shots), "frames": self.result.frames,
+            "not_refereed_frames": self.result.not_refereed_frames}
+        away = self.segments.away(self.source_fps)
+        if away:
+            board["not_refereed"] = [list(a) for a in away]
+        res = self.result
+        if res.skipped_frames or res.dropped_frames or res.gaps:
+            board["live"] = {"skipped_frames": res.skipped_frames,
+                             "startup_skipped": res.startup_skipped,
+                             "skipped_while_moving": res.skipped_forced,
+                             "dropped_frames": res.dropped_frames,
+                             "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
+        end = self.result.end
+        if end is not None:
+            board["video_end"] = end.reason
+            if not end.clean:
+                board["warning"] = end.message
+        return board
+
+    def finish(self, end: SourceEnd | None) -> ProcessResult:
+        """End the run: call a stroke still under way on what was seen, tell the listeners,
+        return the result. A stroke called early whose end never came (nor a call on what was
+        seen) is withdrawn (said, not recorded)."""
+        if end is not None and self._last_view is not None and self.segments.runs \
+                and self.segments.runs[-1][2]:
+            self._end_stroke(end_note(self._last_view.frame.t))
+        early, self._early = self._early, None
+        if early is not None:
+            self.result.early_withdrawn += 1
+            if self.on_call:
+                self.on_call(f"WITHDRAWN: the call of shot {early.shot} is not recorded: the "
+                             "video ended before the stroke did (every ball at rest "
+                             f"{SETTLE_S} s)")
+        self.result.end = end
+        board = self.summary()
+        for li in self.listeners:
+            li.on_end(self, board)
+        return self.result
+
+
+def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
+    """``det`` with one white and one of each colour (contests settled by the game's
+    constraint: :mod:`tracker.perception.unique`)."""
+    return settle_unique_classes(det, detector.class_cost(det))
+
+
+def _observed_start(detector: BallDetector, tracker: Tracker, first, players) -> FrameStart:
+    """The frame start as the camera sees it: the standard rack (white in hand) when the
+    table shows one, else the observed layout (the video starts mid-frame)."""
+    st = tracker.update(0, _settled(detector, detector.detect(first)))
+    tracker.reset()
+    n_red = sum(1 for b in st.pos if B.is_red(b))
+    colours = sum(1 for b in st.pos if B.is_colour(b))
+    if n_red >= 15 and colours == 6 and B.WHITE not in st.pos:
+        return FrameStart(1, players, breaker=players[0])
+    return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
