@@ -170,3 +170,19 @@ def test_the_interval_statistics_of_a_live_store(tmp_path):
     assert live["statistics"] == doc["statistics"] and live["breaks"] == doc["breaks"]
     assert [p["frames_won"] for p in live["players"]] == [0, 0]
     assert [(b["player"], b["points"]) for b in live["breaks"]] == [("Bob", 6), ("Ann", 1)]
+
+
+def test_the_cli_export_writes_the_league_files(tmp_path, capsys):
+    """``snooker-tracker export DIR --format league``: the same files as the module's own
+    entry point, each meeting its schema; a file given instead of a folder is one line."""
+    from tracker.cli import main as cli_main
+
+    folder = _run_folder(tmp_path)
+    assert cli_main(["export", str(folder), "--format", "league", "--out",
+                     str(tmp_path / "league")]) == 0
+    written = json.loads(capsys.readouterr().out)["export"]
+    assert {Path(p).name for p in written} >= {"match.json", "strokes.csv"}
+    _schema("export-match.schema.json").validate(
+        json.loads((tmp_path / "league" / "match.json").read_text()))
+    assert cli_main(["export", str(SAMPLE_LOG), "--format", "league"]) == 2
+    assert "output folder" in capsys.readouterr().err

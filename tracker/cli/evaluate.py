@@ -39,6 +39,9 @@ def cmd_eval(args: argparse.Namespace) -> int:
         for script in ("bench/referee_crosscheck.py", "bench/calibration_accuracy.py",
                        "bench/perception.py", "bench/scenario_videos.py overhead",
                        "bench/scenario_videos.py broadcast", "bench/real_footage.py",
+                       "bench/stills.py auto --write-doc", "bench/real_process.py --write-doc",
+                       "bench/calibration_split.py --write-doc",
+                       "bench/calibration_truth.py --write-doc",
                        "bench/first_contact.py overhead 10 90", "bench/first_contact.py broadcast 5 90",
                        "bench/render_speed.py", "bench/pipeline_speed.py"):
             print(f"== {script}", flush=True)
