@@ -74,7 +74,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
                 t0 = time.perf_counter()
                 d.detect(img)
                 took[k] += time.perf_counter() - t0
-            cands += len(dets["learned"].candidates(img)[0])
+            cands += len(dets["learned"].candidates(img))
         out[clip] = {k: 1000 * v / len(frames) for k, v in took.items()}
         out[clip]["frames"] = len(frames)
         out[clip]["candidates_per_frame"] = cands / len(frames)

@@ -20,7 +20,7 @@ the picture of the table as it was when each part of it was last searched for ba
 
 Only the part of a box where the new search is complete is taken from it (its *inner* part,
 :data:`INNER_R` radii inside the box's edges), and only there does the reference move on: a
-ball creeping too slowly to cross :data:`CHANGE_LEVEL` from one frame to the next still
+ball creeping too slowly to cross :data:`GATE_LEVEL` from one frame to the next still
 crosses it against the reference, and is searched again. A blob of foreground that runs off a
 box's edge grows the box (up to :data:`MAX_GROW` times; then the whole frame is searched), so
 no blob is seen cut in two.
@@ -28,18 +28,22 @@ no blob is seen cut in two.
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from tracker.perception.candidates import Candidates
+from tracker.perception.cloth import Foreground
 from tracker.perception.detect import BallDetections, BallDetector
 
 #: A quarter-resolution pixel whose largest colour-channel difference from the reference
 #: exceeds this (8-bit levels) has changed (H.264 noise on a still table stays below about 8;
-#: a ball shifted by 2 px at 1080p changes its rim by 20-60).
-CHANGE_LEVEL = 18
+#: a ball shifted by 2 px at 1080p changes its rim by 20-60). Not the cadence's
+#: :data:`tracker.cadence.REPEAT_LEVEL` (12): that compares grey levels of two successive
+#: frames at 640 x 360, where a repeat must read as no change at all; this compares each
+#: colour channel with the reference, where noise and slow light drift build up.
+GATE_LEVEL = 18
 #: Fewer changed quarter-resolution pixels than this in the table: nothing moved.
 CHANGE_MIN_PIXELS = 1
 #: Boxes are grown by this many ball radii around the changed pixels.
@@ -90,14 +94,6 @@ class GateStats:
             c = getattr(self, k)
             out[f"{k}_ms"] = 1000.0 * self.seconds[k] / c if c else 0.0
         return out
-
-
-def _concat(a: BallDetections, b: BallDetections) -> BallDetections:
-    """Detections of ``a`` then ``b`` (``b``'s occupancy)."""
-    out = BallDetections(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in
-                           ("px", "mm", "radius_px", "cls", "conf", "probs", "mm_per_px", "feats")))
-    out.occupancy = b.occupancy
-    return out
 
 
 def gate_thumbnail(frame: np.ndarray, size: tuple[int, int],
@@ -173,13 +169,13 @@ class ChangeGatedDetector:
             thumb = gate_thumbnail(frame, self.thumb_size, self.window)
         self.since_full += 1
         kind = "full"
-        if self.ref is None or self.since_full >= self.full_every or d._edge is None:
+        if self.ref is None or self.since_full >= self.full_every or d.fresh:
             out = self._full(frame, thumb)
         else:
             changed = self._changed(thumb)
             if cv2.countNonZero(changed) < CHANGE_MIN_PIXELS:
                 kind, out = "still", self._still()
-            elif d.classifier is not None:
+            elif d.judge_by.whole_frame:
                 # the learned detector judges a frame as a whole (one detection per unique
                 # colour, the white's streak when no detection is the white, highlights
                 # against the frame's single balls): a box searched alone misreads balls
@@ -195,22 +191,22 @@ class ChangeGatedDetector:
 
     def _changed(self, thumb: np.ndarray) -> np.ndarray:
         """uint8 mask (quarter resolution) of the table's pixels that differ from the reference."""
-        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
+        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), GATE_LEVEL, 255, cv2.THRESH_BINARY)
         # grey of the per-channel verdicts: non-zero where any channel changed
         return cv2.cvtColor(over, cv2.COLOR_BGR2GRAY) & self.region
 
     def _full(self, frame: np.ndarray, thumb: np.ndarray) -> BallDetections:
         d = self.det
-        if self.table_rect is None or d._edge is None:  # (the first search makes ``_edge``)
-            px, in_cluster, fg = d.candidates(frame)
+        if self.table_rect is None or d.fresh:  # (the first search after the cloth is learned
+            cands = d.candidates(frame)        # looks at the whole picture)
         else:
             x0, y0, x1, y1 = rect = self.table_rect
-            px, in_cluster, fg_box, blobs, flags = self._search(frame, list(rect))
+            cands = self._search(frame, list(rect))
             fg = np.zeros((d.small[1], d.small[0]), np.uint8)
-            fg[y0:y1, x0:x1] = fg_box
-            d._blobs, (d._faint, d._low_contrast) = blobs, flags
-        out = d.judge(frame, px, in_cluster, fg)
-        self.ref, self.fg, self.last, self.since_full = thumb, fg, out, 0
+            fg[y0:y1, x0:x1] = cands.fg
+            cands = replace(cands, fg=fg)
+        out = d.judge(frame, cands)
+        self.ref, self.fg, self.last, self.since_full = thumb, cands.fg, out, 0
         return out
 
     def _still(self) -> BallDetections:
@@ -254,15 +250,16 @@ class ChangeGatedDetector:
         r_small = d.r_px * s
         grow = max(2, int(2 * round(GROW_R * r_small / 2)))
         fg = self.fg.copy()
-        pxs, clusters, flags, blobs, done = [], [], [], [], []
+        parts: list[Candidates] = []
+        done = []
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
             for k in range(MAX_GROW + 1):
-                view = self._view(rect)
+                view = d.cut(*rect)
                 small_box = self._crop_small(frame, rect)
                 fg_box = view.foreground(small_box)
-                sides = _cut_sides(fg_box, rect, W, H)
+                sides = _cut_sides(fg_box.mask, rect, W, H)
                 if not sides:
                     break
                 step = grow << k
@@ -270,56 +267,29 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - step) if i < 2 else min((W, H)[i - 2], rect[i] + step)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs, box_flags = self._search(
-                frame, rect, view, fg_box, small_box)
+            box = self._search(frame, rect, view, fg_box, small_box)
             x0, y0, x1, y1 = rect
-            fg[y0:y1, x0:x1] = fg_box
+            fg[y0:y1, x0:x1] = box.fg
             # only where this box's search is complete (boxes may overlap once grown)
             inner = self._inner(rect, W, H)
-            ok = _inside(px * s, [inner])
-            pxs.append(px[ok])
-            clusters.append(in_cluster[ok])
-            flags.append(np.stack(box_flags)[:, ok])
-            blobs += box_blobs
+            parts.append(box[_inside(box.px * s, [inner])])
             done.append(inner)
         if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
             return None
-        d._blobs = blobs
-        d._faint, d._low_contrast = (np.concatenate(flags, axis=1) if flags
-                                     else np.zeros((2, 0), bool))
-        new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
-                      np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
+        new = d.judge(frame, Candidates.merge(parts, fg))
         inner = done
         old = self.last
         keep = ~_inside(old.px * s, inner)
         if len(new) and keep.any():
             dist = np.linalg.norm(old.px[:, None, :] - new.px[None, :, :], axis=2)
             keep &= ~(dist < SAME_BALL_R * old.radius_px[:, None]).any(1)
-        out = _concat(old[keep], new)
+        out = BallDetections.merge([old[keep], new], new.occupancy)
         ref = self.ref.copy()
         for x0, y0, x1, y1 in inner:  # the reference moves on where the search is complete
             qx0, qy0, qx1, qy1 = (x0 + 1) // 2, (y0 + 1) // 2, x1 // 2, y1 // 2
             ref[qy0:qy1, qx0:qx1] = thumb[qy0:qy1, qx0:qx1]
         self.ref, self.fg, self.last = ref, fg, out
         return out
-
-    def _view(self, rect: list[int]) -> BallDetector:
-        """The detector seeing only the box ``rect`` (working-scale px): its maps cut to the
-        box, its radii those of the frame's pixels there."""
-        d = self.det
-        x0, y0, x1, y1 = rect
-        inv = int(round(1 / d.scale))
-        view = copy.copy(d)
-        view.small = (x1 - x0, y1 - y0)
-        for name in ("region", "rim", "bed", "static", "pocket_zone", "_edge", "cloth_map"):
-            setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
-        # the maps derived from the cloth and the fixtures, cut from the whole frame's (the
-        # fixtures just outside the box keep the faint-ball search clear of them, as in the
-        # whole frame's search)
-        view._maps, view._maps_of = d.cloth_maps().cut(x0, y0, x1, y1), (view.cloth_map, view.static)
-        off = np.array([x0 * inv, y0 * inv], float)
-        view.radius_at = lambda px: d.radius_at(px + off)
-        return view
 
     def _crop_small(self, frame: np.ndarray, rect: list[int]) -> np.ndarray:
         """The box's working-scale picture: the full frame's there, bit for bit (area
@@ -330,22 +300,17 @@ class ChangeGatedDetector:
                           interpolation=cv2.INTER_AREA)
 
     def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
-                fg: np.ndarray | None = None, small: np.ndarray | None = None):
-        """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px, (faint (N,):
-        found by the faint-ball search, low_contrast (N,): hardly differing from the cloth)).
-        ``view``, ``fg`` and ``small``: the box's view (:meth:`_view`) that has just found the
-        box's foreground ``fg`` in its working-scale picture ``small`` (neither is made
-        again)."""
+                fg: Foreground | None = None, small: np.ndarray | None = None) -> Candidates:
+        """Candidates in one box, in the whole frame's pixels (their ``fg`` the box's).
+        ``view``, ``fg`` and ``small``: the box's detector (:meth:`BallDetector.cut`) that has
+        just found the box's foreground ``fg`` in its working-scale picture ``small`` (neither
+        is made again)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
         if view is None or fg is None or small is None:
-            view, fg, small = self._view(rect), None, self._crop_small(frame, rect)
-        px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv],
-                                             small, fg)
-        blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return (px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs,
-                (view._faint, view._low_contrast))
+            view, fg, small = self.det.cut(*rect), None, self._crop_small(frame, rect)
+        cands = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv], small, fg)
+        return cands.moved(x0, y0, inv)
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""
@@ -363,7 +328,7 @@ def _table_rect(detector: BallDetector) -> list[int] | None:
     if not len(xs):
         return None
     W, H = detector.small
-    m = int(np.ceil(FULL_MARGIN_R * float(detector._r_grid[2].max()) * detector.scale))
+    m = int(np.ceil(FULL_MARGIN_R * detector.view.max_radius_px * detector.scale))
     x0, y0 = max(0, int(xs.min()) - m) & ~1, max(0, int(ys.min()) - m) & ~1
     x1, y1 = min(W, int(xs.max()) + 1 + m), min(H, int(ys.max()) + 1 + m)
     if (x1 - x0) * (y1 - y0) > 0.9 * W * H:

@@ -7,7 +7,7 @@ view is the judgement: a white ball near the camera shaded grey read as the blac
 black sleeve read as the black ball, a cluster circle refused as "not ball-coloured". Here a
 crop of each candidate, scaled by the local apparent ball radius so that a far 5 px ball and
 a near 20 px one look alike, goes through the network, which answers nine probabilities: the
-eight colour classes of :data:`tracker.perception.detect.CLASSES` and "not a ball". The
+eight colour classes of :data:`tracker.perception.detections.CLASSES` and "not a ball". The
 detections keep the colour detector's :class:`BallDetections` form, so tracking and events
 are unchanged.
 
@@ -173,8 +173,7 @@ def make_detector(cal: Calibration, kind: str = "auto", scale: float = 0.5):
     classifier when ``kind`` resolves to ``learned`` (raises :class:`LearnedUnavailable` when
     ``learned`` is asked for and cannot run)."""
     from tracker.perception.detect import BallDetector
+    from tracker.perception.learned_judge import LearnedJudge
 
-    det = BallDetector(cal, scale=scale)
-    if resolve(kind, cal) == "learned":
-        det.classifier = load_classifier()
-    return det
+    judge = LearnedJudge(load_classifier()) if resolve(kind, cal) == "learned" else None
+    return BallDetector(cal, scale=scale, judge=judge)

@@ -26,7 +26,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
 from tracker import balls as B
-from tracker.perception.detect import CLASSES, BallDetections
+from tracker.perception.detections import CLASSES, BallDetections
 
 SLOTS: tuple[str, ...] = B.ALL_BALLS
 #: Where a ball went that left the table (in place of a pocket name while it is pending).

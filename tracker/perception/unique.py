@@ -6,7 +6,7 @@ white and each colour from the detections of that class; when two claim the same
 one that loses is lost to it, and a ball the game says must be somewhere (the cue ball) is
 not found. :func:`settle_unique_classes` settles such contests the way the game does: among
 the contested detections, by a minimum-cost assignment to the contested class, the unique
-classes nobody claims, the reds and "not a ball" (:func:`tracker.perception.detect.
+classes nobody claims, the reds and "not a ball" (:func:`tracker.perception.constraint.
 constrained_classes` on the whole frame does the same for still pictures). Frames without a
 contest are left exactly as they are.
 """
@@ -16,7 +16,8 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tracker.perception.detect import CAPACITY, CLASSES, BallDetections
+from tracker.perception.constraint import CAPACITY
+from tracker.perception.detections import CLASSES, BallDetections
 
 #: Cost (on the scale of :meth:`tracker.perception.detect.BallDetector.class_cost`) of
 #: calling a contested detection no ball at all (a cuff, a hand, a fitting).
