@@ -26,8 +26,11 @@ import numpy as np
 
 #: Working size for the change count (px): enough to see a ball move, cheap to compute.
 CHANGE_SIZE = (640, 360)
-#: A pixel has changed when its grey level moved by more than this.
-CHANGE_LEVEL = 12
+#: A pixel has changed when its grey level moved by more than this from the previous frame
+#: (at :data:`CHANGE_SIZE`): a repeated picture re-encoded stays under it almost everywhere.
+#: Not the change gate's :data:`tracker.perception.change.GATE_LEVEL` (18): that compares each
+#: colour channel with a reference picture, where noise and slow light drift build up.
+REPEAT_LEVEL = 12
 #: A frame is a repeat when it changed at most this share of the usual change of the last
 #: frames (:data:`USUAL_WINDOW`) (a picture shown twice differs only by a few re-encoded pixels).
 REPEAT_SHARE = 0.05
@@ -42,13 +45,6 @@ MIN_REPEATS = 3
 
 def _grey(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.resize(img, CHANGE_SIZE, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-
-
-def change_count(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> int:
-    """Pixels (at :data:`CHANGE_SIZE`, inside ``mask`` when given: bool (360, 640)) whose grey
-    level differs by more than :data:`CHANGE_LEVEL` between the BGR frames ``a`` and ``b``."""
-    d = cv2.absdiff(_grey(a), _grey(b)) > CHANGE_LEVEL
-    return int(np.count_nonzero(d & mask if mask is not None else d))
 
 
 def table_mask(cal, margin_mm: float = 150.0) -> np.ndarray:
@@ -97,7 +93,7 @@ class FrameCadence:
         prev, self._prev = self._prev, g
         if prev is None:
             return False, True
-        d = cv2.absdiff(g, prev) > CHANGE_LEVEL
+        d = cv2.absdiff(g, prev) > REPEAT_LEVEL
         n = int(np.count_nonzero(d & self.mask if self.mask is not None else d))
         # the usual change: the upper quartile of the last frames (repeats among them, at most
         # one in two, do not pull it down; a picture come to rest does within a few frames)

@@ -24,6 +24,14 @@ def capacity(balls: BallSet) -> dict[str, int]:
     return {name: seen.get(name, 0) for name in CLASSES}
 
 
+#: A detection at least this sure of its colour (0..1) may be a unique ball (the white, a
+#: colour): the tracker's ``TrackerConfig.min_class_conf``, the confidence from which
+#: :func:`tracker.perception.unique.settle_unique_classes` counts a claim, and the confidence
+#: it gives a detection the game's constraint moved to another class (and the missing-ball
+#: search gives a ball it found): the game, not the colour alone, says it, and that is as
+#: sure as the tracker needs.
+SURE_CONF = 0.5
+
 #: How many balls of each class a frame of snooker can hold.
 CAPACITY = capacity(snooker_balls())
 

@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 
 from tracker.perception.colour import feature
+from tracker.perception.constraint import SURE_CONF
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.refine import fit_discs, refine, refine_share
 
@@ -69,7 +70,7 @@ def find_missing_colour(d: BallDetector, frame: np.ndarray, det: BallDetections,
                    d.params.refine)[n:]
     probs = np.zeros((len(px), len(CLASSES)))
     probs[np.arange(len(px)), found_cls] = 1.0
-    return BallDetections.merge([det, d.detections(px, np.array(found_cls), np.full(len(px), 0.5),
+    return BallDetections.merge([det, d.detections(px, np.array(found_cls), np.full(len(px), SURE_CONF),
                                                    probs, d.colour_features(frame, px))],
                                 det.occupancy)
 

@@ -16,19 +16,19 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tracker.perception.constraint import CAPACITY
+from tracker.perception.constraint import CAPACITY, SURE_CONF
 from tracker.perception.detections import CLASSES, BallDetections
 
 #: Cost (on the scale of :meth:`tracker.perception.detect.BallDetector.class_cost`) of
 #: calling a contested detection no ball at all (a cuff, a hand, a fitting).
 REJECT_COST = 0.25
-#: The confidence given to a detection the constraint moved to another class: as sure as the
-#: tracker needs (its ``min_class_conf``), since the game, not the colour alone, says it.
-SETTLED_CONF = 0.5
+#: The confidence given to a detection the constraint moved to another class
+#: (:data:`tracker.perception.constraint.SURE_CONF`).
+SETTLED_CONF = SURE_CONF
 
 
 def settle_unique_classes(det: BallDetections, cost: np.ndarray,
-                          min_conf: float = 0.5) -> BallDetections:
+                          min_conf: float = SURE_CONF) -> BallDetections:
     """``det`` with every contest for a unique class (the white, a colour claimed by two or
     more detections at ``min_conf`` or more) settled; ``cost``: (N, 8) class costs
     (:meth:`~tracker.perception.detect.BallDetector.class_cost`). Losers become reds when
