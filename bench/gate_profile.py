@@ -41,15 +41,13 @@ def main() -> int:
     from calibration.auto import calibrate_image
     from calibration.table import TableGeometry
     from tracker.perception.change import ChangeGatedDetector
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     cap = cv2.VideoCapture(a.video)
     ok, first = cap.read()
     assert ok, a.video
     cal = calibrate_image(first, TableGeometry.standard())
-    det = make_detector(cal, "auto")
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det = prepared_detector(cal, first, "auto")
     gate = ChangeGatedDetector(det, cap.get(cv2.CAP_PROP_FPS) or 25.0)
     boxes: list[tuple[float, int, float]] = []  # (share of the frame, candidates, CPU s)
     judged: list[float] = []

@@ -62,7 +62,7 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
     from calibration.table import TableGeometry
     from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     root = footage(base)
     if root is None:
@@ -97,9 +97,8 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
         det_err: list[float] = []
         misses: list[str] = []
         for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
-            det = make_detector(cal, detector, scale=1.0)
-            det.learn_cloth(img)
-            det.learn_colours([im for j, im in enumerate(imgs) if j != i])
+            det = prepared_detector(cal, img, detector, 1.0,
+                                    colours=[im for j, im in enumerate(imgs) if j != i])
             d = det.detect_constrained(img)
             truth_px = np.array([[b["pixelX"], b["pixelY"]] for b in case["balls"]])
             truth_mm = _lab_truth_mm(case["balls"], table.width, table.length)
@@ -148,7 +147,7 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
     from calibration.table import STANDARD_TABLE
     from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     root = footage(base)
     if root is None:
@@ -169,9 +168,7 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
         except TableNotFound as exc:
             rows.append({"still": n, "truth": truth, "seen": None, "reason": str(exc)})
             continue
-        det = make_detector(cal, detector, scale=1.0)
-        det.learn_cloth(img)
-        det.learn_colours(img)
+        det = prepared_detector(cal, img, detector, 1.0)
         d = det.detect_constrained(img)
         seen = {c: int((d.cls == k).sum()) for k, c in enumerate(CLASSES)}
         rows.append({"still": n, "truth": truth, "seen": seen})
@@ -242,7 +239,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
     from tracker.perception.calibrate import calibrate_best
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
     from tracker.perception.potwatch import _sample
 
     root = footage(base)
@@ -260,9 +257,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
             cal = calibrate_best(frames, table)
         except TableNotFound:
             continue
-        det = make_detector(cal, detector, scale=1.0)
-        det.learn_cloth(frames[0], frames[1:])
-        det.learn_colours(frames)
+        det = prepared_detector(cal, frames[0], detector, 1.0, others=frames[1:], colours=frames)
         boxes = []
         for gt in sorted((folder / "tracks" / "ground-truth").glob(f"{n}_ball_*_gt.txt")):
             rows = [line.split() for line in gt.read_text().splitlines() if line.strip()]
@@ -308,7 +303,7 @@ def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, An
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
     from tracker.perception.calibrate import calibrate_image
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     root = footage(base)
     if root is None or not (root / "pool" / "albertomors-8ball").exists():
@@ -326,9 +321,7 @@ def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, An
             except TableNotFound as exc:
                 rows.append({**row, "calibrated": False, "reason": str(exc)})
                 continue
-            det = make_detector(cal, detector, scale=1.0)
-            det.learn_cloth(img)
-            det.learn_colours(img)
+            det = prepared_detector(cal, img, detector, 1.0)
             d = det.detect(img)
             inside = ((d.px[:, None, 0] >= boxes[None, :, 0]) & (d.px[:, None, 0] <= boxes[None, :, 0] + boxes[None, :, 2])
                       & (d.px[:, None, 1] >= boxes[None, :, 1]) & (d.px[:, None, 1] <= boxes[None, :, 1] + boxes[None, :, 3]))

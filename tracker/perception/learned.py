@@ -168,6 +168,19 @@ def resolve(kind: str, cal: Calibration) -> str:
     return "learned"
 
 
+def prepared_detector(cal: Calibration, first: np.ndarray, kind: str = "auto", scale: float = 0.5,
+                      others: list[np.ndarray] | None = None,
+                      colours: list[np.ndarray] | None = None):
+    """:func:`make_detector` with the cloth learned from ``first`` (and ``others``, frames of
+    the same camera: :meth:`~tracker.perception.detect.BallDetector.learn_cloth`) and the
+    colours from ``colours`` (``[first]`` when not given:
+    :meth:`~tracker.perception.detect.BallDetector.learn_colours`): a detector ready to use."""
+    det = make_detector(cal, kind, scale)
+    det.learn_cloth(first, others)
+    det.learn_colours([first] if colours is None else colours)
+    return det
+
+
 def make_detector(cal: Calibration, kind: str = "auto", scale: float = 0.5):
     """A :class:`tracker.perception.detect.BallDetector` for this camera, with the learned
     classifier when ``kind`` resolves to ``learned`` (raises :class:`LearnedUnavailable` when
