@@ -28,8 +28,9 @@ import numpy as np
 CHANGE_SIZE = (640, 360)
 #: A pixel has changed when its grey level moved by more than this from the previous frame
 #: (at :data:`CHANGE_SIZE`): a repeated picture re-encoded stays under it almost everywhere.
-#: Not the change gate's :data:`tracker.perception.change.GATE_LEVEL` (18): that compares each
-#: colour channel with a reference picture, where noise and slow light drift build up.
+#: Not the change gate's ``GateParams.level`` (18, :mod:`tracker.perception.params`): that
+#: compares each colour channel with a reference picture, where noise and slow light drift
+#: build up.
 REPEAT_LEVEL = 12
 #: A frame is a repeat when it changed at most this share of the usual change of the last
 #: frames (:data:`USUAL_WINDOW`) (a picture shown twice differs only by a few re-encoded pixels).

@@ -8,21 +8,21 @@ the picture of the table as it was when each part of it was last searched for ba
   bilinear sampling and its difference, about 0.4 ms at 1080p);
 - nothing changed: the last detections stand (a *still* frame);
 - something changed in a few places (a ball rolling, the cue, a hand): only boxes around the
-  changed pixels, grown by :data:`BOX_MARGIN_R` ball radii, are searched again with the same
+  changed pixels, grown by ``GateParams.box_margin_r`` ball radii, are searched again with the same
   detector (:meth:`BallDetector.candidates` on a crop, bit-identical to the full frame's
   working-scale picture there), and their detections replace the old ones there (a *partial*
   frame);
-- much changed (a player over the table, the light), or :data:`FULL_EVERY_S` has passed since
+- much changed (a player over the table, the light), or ``GateParams.full_every_s`` has passed since
   the last full search: the whole frame is searched (a *full* frame);
 - with the learned detector (a TV view under ``auto``) any change searches the whole frame:
   its judgements are per frame (one detection per unique colour, the white's streak when no
   detection is the white), which a box searched alone gets wrong; still frames stay cheap.
 
 Only the part of a box where the new search is complete is taken from it (its *inner* part,
-:data:`INNER_R` radii inside the box's edges), and only there does the reference move on: a
-ball creeping too slowly to cross :data:`GATE_LEVEL` from one frame to the next still
+``GateParams.inner_r`` radii inside the box's edges), and only there does the reference move on: a
+ball creeping too slowly to cross ``GateParams.level`` from one frame to the next still
 crosses it against the reference, and is searched again. A blob of foreground that runs off a
-box's edge grows the box (up to :data:`MAX_GROW` times; then the whole frame is searched), so
+box's edge grows the box (up to ``GateParams.max_grow`` times; then the whole frame is searched), so
 no blob is seen cut in two.
 """
 
@@ -36,44 +36,10 @@ import numpy as np
 from tracker.perception.candidates import Candidates
 from tracker.perception.cloth import Foreground
 from tracker.perception.detect import BallDetections, BallDetector
+from tracker.perception.params import GateParams
 
-#: A quarter-resolution pixel whose largest colour-channel difference from the reference
-#: exceeds this (8-bit levels) has changed (H.264 noise on a still table stays below about 8;
-#: a ball shifted by 2 px at 1080p changes its rim by 20-60). Not the cadence's
-#: :data:`tracker.cadence.REPEAT_LEVEL` (12): that compares grey levels of two successive
-#: frames at 640 x 360, where a repeat must read as no change at all; this compares each
-#: colour channel with the reference, where noise and slow light drift build up.
-GATE_LEVEL = 18
-#: Fewer changed quarter-resolution pixels than this in the table: nothing moved.
-CHANGE_MIN_PIXELS = 1
-#: Boxes are grown by this many ball radii around the changed pixels.
-BOX_MARGIN_R = 2.5
-#: A box's inner part (where its new detections are taken) stands this many ball radii inside
-#: its edges (except at the frame's edges).
-INNER_R = 1.2
-#: A box whose foreground runs off its edge is grown by this many ball radii on that side,
-#: twice as far at each further growth (a cue or an arm laid along the table runs on for
-#: 20-50 radii: reached in a few growths, each of which finds the box's foreground again) ...
-GROW_R = 3.0
-#: ... at most this many times (3 + 6 + 12 + 24 = 45 radii), then the whole frame is searched.
-MAX_GROW = 4
-#: When the boxes cover more than this share of the frame, the whole frame is searched.
-FULL_SHARE = 0.35
-#: The whole frame is searched at least this often, seconds.
-FULL_EVERY_S = 4.0
-#: Changed pixels are grouped into boxes on a grid of this many quarter-resolution pixels.
-CELL = 4
-#: Two detections closer than this many local radii (one new, one kept) are one ball.
-SAME_BALL_R = 1.2
-#: A full search looks only at the table's bounding box and this many (of the frame's largest)
-#: ball radii round it. Foreground lies only in the table region (the bed grown by a radius),
-#: so a ball's centre stands at least a radius inside the box, and the searches round it
-#: reach less far than this margin beyond the region: the faint-ball search's peak window
-#: 3 radii round a peak (peaks lie a radius inside the region at least), the circle search
-#: of a cluster one radius round its blob, the centre refinement 1.5 radii round a centre.
-#: The detections are the whole frame's (to float rounding) at about 94 % of the cost from
-#: overhead and 75-80 % from the TV camera (a full search: 24 and 25 ms at 1080p before).
-FULL_MARGIN_R = 2.5
+#: The gate's tunables.
+GATE = GateParams()
 
 
 @dataclass
@@ -141,14 +107,16 @@ class ChangeGatedDetector:
 
     Args:
         detector: the detector (its cloth learned: :meth:`BallDetector.learn_cloth`).
-        fps: frames per second (for :data:`FULL_EVERY_S`).
+        fps: frames per second (for ``GateParams.full_every_s``).
+        params: the gate's tunables.
     """
 
-    def __init__(self, detector: BallDetector, fps: float):
+    def __init__(self, detector: BallDetector, fps: float, params: GateParams = GATE):
         self.det = detector
-        self.full_every = max(1, int(round(FULL_EVERY_S * fps)))
+        self.params = params
+        self.full_every = max(1, int(round(params.full_every_s * fps)))
         self.thumb_size, self.region, self.window = gate_view(detector)
-        self.table_rect = _table_rect(detector)
+        self.table_rect = _table_rect(detector, params.full_margin_r)
         self.ref: np.ndarray | None = None
         self.fg: np.ndarray | None = None
         self.last: BallDetections | None = None
@@ -173,7 +141,7 @@ class ChangeGatedDetector:
             out = self._full(frame, thumb)
         else:
             changed = self._changed(thumb)
-            if cv2.countNonZero(changed) < CHANGE_MIN_PIXELS:
+            if cv2.countNonZero(changed) < self.params.min_pixels:
                 kind, out = "still", self._still()
             elif d.judge_by.whole_frame:
                 # the learned detector judges a frame as a whole (one detection per unique
@@ -191,7 +159,7 @@ class ChangeGatedDetector:
 
     def _changed(self, thumb: np.ndarray) -> np.ndarray:
         """uint8 mask (quarter resolution) of the table's pixels that differ from the reference."""
-        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), GATE_LEVEL, 255, cv2.THRESH_BINARY)
+        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), self.params.level, 255, cv2.THRESH_BINARY)
         # grey of the per-channel verdicts: non-zero where any channel changed
         return cv2.cvtColor(over, cv2.COLOR_BGR2GRAY) & self.region
 
@@ -220,24 +188,25 @@ class ChangeGatedDetector:
         changed pixels, merged where they overlap; None when they cover too much."""
         s = self.det.scale
         r_small = self.det.r_px * s
-        m = int(np.ceil(BOX_MARGIN_R * r_small))  # working-scale px
-        # components on a grid of CELL x CELL quarter-resolution pixels (any changed: changed)
+        m = int(np.ceil(self.params.box_margin_r * r_small))  # working-scale px
+        # components on a grid of cell x cell quarter-resolution pixels (any changed: changed)
         h, w = changed.shape
-        hc, wc = -(-h // CELL), -(-w // CELL)
-        padded = cv2.copyMakeBorder(changed, 0, hc * CELL - h, 0, wc * CELL - w,
+        cell = self.params.cell
+        hc, wc = -(-h // cell), -(-w // cell)
+        padded = cv2.copyMakeBorder(changed, 0, hc * cell - h, 0, wc * cell - w,
                                     cv2.BORDER_CONSTANT, value=0)
         # the mean of 255s and 0s over a cell is non-zero where any pixel changed
         cells = cv2.resize(padded, (wc, hc), interpolation=cv2.INTER_AREA)
         n, _, stats, _ = cv2.connectedComponentsWithStats(cells, 8)
         H, W = self.det.small[1], self.det.small[0]
-        q = 2 * CELL  # working-scale px per cell
+        q = 2 * cell  # working-scale px per cell
         rects = []
         for k in range(1, n):
             x, y, cw, ch = stats[k, :4]
             rects.append([max(0, q * x - m), max(0, q * y - m), min(W, q * (x + cw) + m),
                           min(H, q * (y + ch) + m)])
         rects = _merge(rects)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > FULL_SHARE * W * H:
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > self.params.full_share * W * H:
             return None
         return rects
 
@@ -248,14 +217,14 @@ class ChangeGatedDetector:
         s = d.scale
         H, W = d.small[1], d.small[0]
         r_small = d.r_px * s
-        grow = max(2, int(2 * round(GROW_R * r_small / 2)))
+        grow = max(2, int(2 * round(self.params.grow_r * r_small / 2)))
         fg = self.fg.copy()
         parts: list[Candidates] = []
         done = []
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
-            for k in range(MAX_GROW + 1):
+            for k in range(self.params.max_grow + 1):
                 view = d.cut(*rect)
                 small_box = self._crop_small(frame, rect)
                 fg_box = view.foreground(small_box)
@@ -274,7 +243,7 @@ class ChangeGatedDetector:
             inner = self._inner(rect, W, H)
             parts.append(box[_inside(box.px * s, [inner])])
             done.append(inner)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > self.params.full_share * W * H:
             return None
         new = d.judge(frame, Candidates.merge(parts, fg))
         inner = done
@@ -282,7 +251,7 @@ class ChangeGatedDetector:
         keep = ~_inside(old.px * s, inner)
         if len(new) and keep.any():
             dist = np.linalg.norm(old.px[:, None, :] - new.px[None, :, :], axis=2)
-            keep &= ~(dist < SAME_BALL_R * old.radius_px[:, None]).any(1)
+            keep &= ~(dist < self.params.same_ball_r * old.radius_px[:, None]).any(1)
         out = BallDetections.merge([old[keep], new], new.occupancy)
         ref = self.ref.copy()
         for x0, y0, x1, y1 in inner:  # the reference moves on where the search is complete
@@ -314,21 +283,21 @@ class ChangeGatedDetector:
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""
-        m = int(np.ceil(INNER_R * self.det.r_px * self.det.scale))
+        m = int(np.ceil(self.params.inner_r * self.det.r_px * self.det.scale))
         x0, y0, x1, y1 = rect
         return [x0 + m if x0 > 0 else 0, y0 + m if y0 > 0 else 0,
                 x1 - m if x1 < W else W, y1 - m if y1 < H else H]
 
 
-def _table_rect(detector: BallDetector) -> list[int] | None:
+def _table_rect(detector: BallDetector, margin_r: float) -> list[int] | None:
     """The box (x0, y0, x1, y1, working-scale px; x0 and y0 even) a full search of ``detector``'s
-    frames looks at: its table region's bounding box and :data:`FULL_MARGIN_R` radii round
-    it; None when that is nearly the whole frame (the whole is searched)."""
+    frames looks at: its table region's bounding box and ``margin_r`` radii
+    (``GateParams.full_margin_r``) round it; None when that is nearly the whole frame (the whole is searched)."""
     ys, xs = np.nonzero(detector.region)
     if not len(xs):
         return None
     W, H = detector.small
-    m = int(np.ceil(FULL_MARGIN_R * detector.view.max_radius_px * detector.scale))
+    m = int(np.ceil(margin_r * detector.view.max_radius_px * detector.scale))
     x0, y0 = max(0, int(xs.min()) - m) & ~1, max(0, int(ys.min()) - m) & ~1
     x1, y1 = min(W, int(xs.max()) + 1 + m), min(H, int(ys.max()) + 1 + m)
     if (x1 - x0) * (y1 - y0) > 0.9 * W * H:

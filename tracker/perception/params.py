@@ -211,6 +211,62 @@ class LearnedParams:
 
 
 @dataclass(frozen=True)
+class GateParams:
+    """The change gate (:class:`tracker.perception.change.ChangeGatedDetector`): detection work
+    in proportion to what changes on the table. Not part of :class:`DetectorParams`: the
+    gate wraps a detector.
+
+    Attributes:
+        level: a quarter-resolution pixel whose largest colour-channel difference from the
+            reference exceeds this (8-bit levels) has changed (H.264 noise on a still table
+            stays below about 8; a ball shifted by 2 px at 1080p changes its rim by 20-60).
+            Not the cadence's ``tracker.cadence.REPEAT_LEVEL`` (12): that compares grey
+            levels of two successive frames at 640 x 360, where a repeat must read as no
+            change at all; this compares each colour channel with the reference, where noise
+            and slow light drift build up.
+        min_pixels: fewer changed quarter-resolution pixels than this in the table: nothing
+            moved.
+        box_margin_r: boxes are grown by this many ball radii around the changed pixels.
+        inner_r: a box's inner part (where its new detections are taken) stands this many
+            ball radii inside its edges (except at the frame's edges).
+        grow_r: a box whose foreground runs off its edge is grown by this many ball radii on
+            that side, twice as far at each further growth (a cue or an arm laid along the
+            table runs on for 20-50 radii: reached in a few growths, each of which finds the
+            box's foreground again) ...
+        max_grow: ... at most this many times (3 + 6 + 12 + 24 = 45 radii), then the whole
+            frame is searched.
+        full_share: when the boxes cover more than this share of the frame, the whole frame
+            is searched.
+        full_every_s: the whole frame is searched at least this often, seconds.
+        cell: changed pixels are grouped into boxes on a grid of this many quarter-resolution
+            pixels.
+        same_ball_r: two detections closer than this many local radii (one new, one kept) are
+            one ball.
+        full_margin_r: a full search looks only at the table's bounding box and this many (of
+            the frame's largest) ball radii round it. Foreground lies only in the table region
+            (the bed grown by a radius), so a ball's centre stands at least a radius inside
+            the box, and the searches round it reach less far than this margin beyond the
+            region: the faint-ball search's peak window 3 radii round a peak (peaks lie a
+            radius inside the region at least), the circle search of a cluster one radius
+            round its blob, the centre refinement 1.5 radii round a centre. The detections are
+            the whole frame's (to float rounding) at about 94 % of the cost from overhead and
+            75-80 % from the TV camera (a full search: 24 and 25 ms at 1080p before).
+    """
+
+    level: int = 18
+    min_pixels: int = 1
+    box_margin_r: float = 2.5
+    inner_r: float = 1.2
+    grow_r: float = 3.0
+    max_grow: int = 4
+    full_share: float = 0.35
+    full_every_s: float = 4.0
+    cell: int = 4
+    same_ball_r: float = 1.2
+    full_margin_r: float = 2.5
+
+
+@dataclass(frozen=True)
 class DetectorParams:
     """Every stage's tunables."""
 
