@@ -6,8 +6,8 @@ The detector alone (no decoding in the timings, no tracking) on every frame of t
 this process, one thread: for each frame its kind (still, partial, full) and, for a partial
 frame, each box searched again (its area and the candidates found in it, its search time)
 and the judging of the new candidates; for a full frame, why (the first frame, the periodic
-full search every ``FULL_EVERY_S``, too much changed, or a partial search given up: a blob
-still running off its box after ``MAX_GROW`` growths, the time of the given-up attempt
+full search every ``GateParams.full_every_s``, too much changed, or a partial search given up: a blob
+still running off its box after ``GateParams.max_grow`` growths, the time of the given-up attempt
 counted). CPU times (``time.process_time``), so other work on the machine weighs less.
 Writes the "Change-gated detection: where the time goes" section of docs/BENCHMARKS.md.
 """
@@ -58,7 +58,7 @@ def main() -> int:
     def timed_search(frame, rect, *more):
         t = time.process_time()
         out = search(frame, rect, *more)
-        boxes.append(((rect[2] - rect[0]) * (rect[3] - rect[1]) / (W * H), len(out[0]),
+        boxes.append(((rect[2] - rect[0]) * (rect[3] - rect[1]) / (W * H), len(out),
                       time.process_time() - t))
         return out
 

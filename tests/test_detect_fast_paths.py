@@ -58,7 +58,7 @@ def test_colour_features_of_all_patches_at_once_are_those_of_each_patch_alone():
 
 
 def test_blown_out_patches_all_at_once_are_read_as_each_alone():
-    # balls under the lamps: some pixels of most patches blown out (>= CLIPPED_LEVEL), a few
+    # balls under the lamps: some pixels of most patches blown out (>= ColourParams.clipped_level), a few
     # patches mostly blown (their least bright share read), equal values at the median's edge
     rng = np.random.default_rng(7)
     for side in (3, 5, 11, 15):

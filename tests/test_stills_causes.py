@@ -63,10 +63,10 @@ def test_dark_parts_that_open_off_the_bed_are_the_pocket_a_black_on_it_is_not():
 
 
 def test_a_dark_sliver_with_cloth_round_it_is_the_pocket_one_against_a_ball_is_not():
-    """A patch no disc of HOLE_MIN_BALL_CORE_RADII ball radii fits in, with cloth round it, is
+    """A patch no disc of FixtureParams.min_ball_core_radii ball radii fits in, with cloth round it, is
     the pocket's (a sliver of its hole seen past the jaws), even wholly on the bed; a
     ball-sized disc is not, nor a sliver against a ball (its shaded side, a contact shadow)
-    more than HOLE_EDGE_REACH_RADII in from the bed's edge."""
+    more than FixtureParams.edge_reach_radii in from the bed's edge."""
     import cv2
 
     holes = np.zeros((60, 100), np.uint8)
@@ -351,7 +351,7 @@ def test_a_ball_of_the_cloths_colour_is_placed_by_its_colour_not_its_shadow():
     """A green on a cloth of nearly its colour with a dark grey shadow cast beside it (a lamp
     off to one side, as over the lab stills; the renderer draws contact shadows only, so the
     shadow is painted): the ball hardly differs from the cloth (its share of the difference
-    under LOW_CONTRAST_SHARE), and the disc of its colour, not the centroid of the
+    under RefineParams.low_contrast_share), and the disc of its colour, not the centroid of the
     difference, is the ball (main before this fix: 0.16 radii off, toward the shadow; the
     shadow itself is taken for a ball here, and must not push the green away either)."""
     cam, cal = _overhead()

@@ -10,6 +10,7 @@ import numpy as np
 from tracker.perception.cloth import Cloth, Foreground, faint_clearance
 from tracker.perception.geometry import TableView
 from tracker.perception.params import FaintParams
+from tracker.perception.refine import cloth_at
 
 
 def faint_balls(view: TableView, cloth: Cloth, fg: Foreground, labels: np.ndarray,
@@ -96,12 +97,10 @@ def refine_faint(view: TableView, cloth_map: np.ndarray, frame: np.ndarray, px: 
     h, w = frame.shape[:2]
     out = px.copy()
     radii = view.radius_at(px)
-    mh, mw = cloth_map.shape[:2]
     for i, (x, y) in enumerate(px):
         r = float(radii[i])
         R = int(np.ceil(1.5 * r))
-        c = cloth_map[min(mh - 1, max(0, int(y * view.scale))),
-                           min(mw - 1, max(0, int(x * view.scale)))].astype(np.float32)
+        c = cloth_at(cloth_map, view.scale, x, y)
         for _ in range(2):
             x0, y0 = int(round(x)) - R, int(round(y)) - R
             x1, y1 = x0 + 2 * R + 1, y0 + 2 * R + 1

@@ -12,6 +12,14 @@ from tracker.perception.geometry import TableView
 from tracker.perception.params import RefineParams
 
 
+def cloth_at(cloth_map: np.ndarray, scale: float, x: float, y: float) -> np.ndarray:
+    """The cloth's Lab colour (3,) float32 under the full-resolution point (x, y) (the working
+    scale's pixel there, clamped to the map): light falls off toward the far end."""
+    mh, mw = cloth_map.shape[:2]
+    return cloth_map[min(mh - 1, max(0, int(y * scale))),
+                     min(mw - 1, max(0, int(x * scale)))].astype(np.float32)
+
+
 def refine(view: TableView, cloth_map: np.ndarray, frame: np.ndarray, px: np.ndarray) -> np.ndarray:
     """Sub-pixel centres (N, 2) of the balls near ``px`` (N, 2): see :func:`refine_share`."""
     return refine_share(view, cloth_map, frame, px)[0]
@@ -30,13 +38,10 @@ def refine_share(view: TableView, cloth_map: np.ndarray, frame: np.ndarray,
     out = px.copy()
     share = np.ones(len(px))
     radii = view.radius_at(px)
-    mh, mw = cloth_map.shape[:2]
     for i, (x, y) in enumerate(px):
         r = float(radii[i])
         R = int(np.ceil(1.3 * r))
-        # the cloth's colour here (light falls off toward the far end)
-        c = cloth_map[min(mh - 1, max(0, int(y * view.scale))),
-                           min(mw - 1, max(0, int(x * view.scale)))].astype(np.float32)
+        c = cloth_at(cloth_map, view.scale, x, y)
         dark, light = c[0] * 0.6, c[0] + 40
         own = (1.15 * r) ** 2
         seen: tuple[int, int, np.ndarray] | None = None  # the last patch's corner, weights
