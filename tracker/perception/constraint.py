@@ -32,6 +32,12 @@ def capacity(balls: BallSet) -> dict[str, int]:
 #: sure as the tracker needs.
 SURE_CONF = 0.5
 
+#: The cost (on the judges' class-cost scale) of calling a detection no ball at all (a cuff, a
+#: hand, a fitting): a detection at least this far from every free class is left unlabelled,
+#: on a still (:func:`constrained_classes`) and in a contest during play
+#: (:func:`tracker.perception.unique.settle_unique_classes`) alike.
+REJECT_COST = 0.25
+
 #: How many balls of each class a frame of snooker can hold.
 CAPACITY = capacity(snooker_balls())
 
@@ -41,7 +47,7 @@ def unique_classes(cap: dict[str, int] = CAPACITY) -> list[int]:
     return [k for k, name in enumerate(CLASSES) if cap[name] == 1]
 
 
-def constrained_classes(cost: np.ndarray, reject_cost: float = 0.25,
+def constrained_classes(cost: np.ndarray, reject_cost: float = REJECT_COST,
                         unique_bonus: float = 0.1, white_bonus: float | None = None,
                         cap: dict[str, int] = CAPACITY) -> np.ndarray:
     """Colour classes under the game's constraint: at most ``cap`` balls of each class, by a

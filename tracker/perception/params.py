@@ -220,7 +220,7 @@ class GateParams:
         level: a quarter-resolution pixel whose largest colour-channel difference from the
             reference exceeds this (8-bit levels) has changed (H.264 noise on a still table
             stays below about 8; a ball shifted by 2 px at 1080p changes its rim by 20-60).
-            Not the cadence's ``tracker.cadence.REPEAT_LEVEL`` (12): that compares grey
+            Not the cadence's ``CadenceParams.repeat_level`` (12, :mod:`tracker.cadence`): that compares grey
             levels of two successive frames at 640 x 360, where a repeat must read as no
             change at all; this compares each colour channel with the reference, where noise
             and slow light drift build up.

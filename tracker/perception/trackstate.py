@@ -14,7 +14,7 @@ from tracker.perception.detections import BallDetections
 OFF_TABLE = "off_table"
 
 
-@dataclass
+@dataclass(frozen=True)
 class TrackerConfig:
     """Behaviour of the tracker.
 
