@@ -157,10 +157,6 @@ class BallDetector:
         :meth:`Cloth.learn`."""
         self.cloth.learn(frame, others)
 
-    def cloth_maps(self) -> ClothMaps:
-        """:meth:`Cloth.maps`."""
-        return self.cloth.maps()
-
     def learn_colours(self, frames: list[np.ndarray] | np.ndarray) -> None:
         """Adapt the colour prototypes to this camera and light from frames of balls at rest
         (:meth:`Judge.learn_colours`: the colour judge learns them under the game's constraint

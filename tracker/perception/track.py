@@ -1,4 +1,5 @@
-"""Tracking: 22 fixed ball slots over time, under the constraints of the game.
+"""Tracking: one fixed slot per ball of the game (22 in snooker) over time, under the
+constraints of the game.
 
 Behaviour knobs (mm, s) are in :class:`TrackerConfig`, each documented as behaviour. Colours
 and the white are unique, so each is matched to the best detection of its class near where it
@@ -24,16 +25,12 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
-from tracker import balls as B
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
 
-__all__ = ["OFF_TABLE", "SLOTS", "Slot", "TableState", "Tracker", "TrackerConfig"]
-
-#: The slots of snooker's balls (a tracker's ``slots`` are its ball set's ids).
-SLOTS: tuple[str, ...] = B.ALL_BALLS
+__all__ = ["OFF_TABLE", "Slot", "TableState", "Tracker", "TrackerConfig"]
 
 
 class Tracker:
