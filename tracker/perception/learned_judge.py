@@ -72,8 +72,9 @@ class LearnedJudge:
         feats = d.colour_features(frame, px)
         from_hl = np.r_[from_hl, np.zeros(len(px) - len(from_hl), bool)]
         # a centre under a highlight is preferred to a split or grid point beside it; two
-        # highlights are two balls (one ball shows one: :func:`~tracker.perception.highlights.spots_in` merges closer peaks),
-        # though in a TV pack a ball's centre stands under a radius below the one behind it
+        # highlights are two balls (one ball shows one: ``highlights.spots_in`` merges closer
+        # peaks), though in a TV pack a ball's centre stands under a radius below the one
+        # behind it
         keep = distinct(d.view, px, feats, min_sep=p.min_sep, score=from_hl - none, apart=from_hl,
                         apart_radii=p.highlight_min_sep_radii)
         px, p9, feats = px[keep], p9[keep], feats[keep]
