@@ -6,8 +6,8 @@ The detector alone (no decoding in the timings, no tracking) on every frame of t
 this process, one thread: for each frame its kind (still, partial, full) and, for a partial
 frame, each box searched again (its area and the candidates found in it, its search time)
 and the judging of the new candidates; for a full frame, why (the first frame, the periodic
-full search every ``FULL_EVERY_S``, too much changed, or a partial search given up: a blob
-still running off its box after ``MAX_GROW`` growths, the time of the given-up attempt
+full search every ``GateParams.full_every_s``, too much changed, or a partial search given up: a blob
+still running off its box after ``GateParams.max_grow`` growths, the time of the given-up attempt
 counted). CPU times (``time.process_time``), so other work on the machine weighs less.
 Writes the "Change-gated detection: where the time goes" section of docs/BENCHMARKS.md.
 """
@@ -41,15 +41,13 @@ def main() -> int:
     from calibration.auto import calibrate_image
     from calibration.table import TableGeometry
     from tracker.perception.change import ChangeGatedDetector
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     cap = cv2.VideoCapture(a.video)
     ok, first = cap.read()
     assert ok, a.video
     cal = calibrate_image(first, TableGeometry.standard())
-    det = make_detector(cal, "auto")
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det = prepared_detector(cal, first, "auto")
     gate = ChangeGatedDetector(det, cap.get(cv2.CAP_PROP_FPS) or 25.0)
     boxes: list[tuple[float, int, float]] = []  # (share of the frame, candidates, CPU s)
     judged: list[float] = []
@@ -60,7 +58,7 @@ def main() -> int:
     def timed_search(frame, rect, *more):
         t = time.process_time()
         out = search(frame, rect, *more)
-        boxes.append(((rect[2] - rect[0]) * (rect[3] - rect[1]) / (W * H), len(out[0]),
+        boxes.append(((rect[2] - rect[0]) * (rect[3] - rect[1]) / (W * H), len(out),
                       time.process_time() - t))
         return out
 

@@ -49,7 +49,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
 
     from calibration.table import STANDARD_TABLE as T
     from tracker.perception.calibrate import calibrate_image
-    from tracker.perception.learned import make_detector, resolve
+    from tracker.perception.learned import prepared_detector, resolve
 
     out: dict[str, dict[str, float]] = {}
     for clip in ("overhead_frame", "broadcast_pots"):
@@ -63,10 +63,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
                 frames.append(img)
         cap.release()
         cal = calibrate_image(frames[0], T)
-        dets = {k: make_detector(cal, k) for k in TIMED}
-        for d in dets.values():
-            d.learn_cloth(frames[0])
-            d.learn_colours([frames[0]])
+        dets = {k: prepared_detector(cal, frames[0], k) for k in TIMED}
         took = {k: 0.0 for k in TIMED}
         cands = 0
         for img in frames:
@@ -74,7 +71,7 @@ def speed(n: int = 40) -> dict[str, dict[str, float]]:
                 t0 = time.perf_counter()
                 d.detect(img)
                 took[k] += time.perf_counter() - t0
-            cands += len(dets["learned"].candidates(img)[0])
+            cands += len(dets["learned"].candidates(img))
         out[clip] = {k: 1000 * v / len(frames) for k, v in took.items()}
         out[clip]["frames"] = len(frames)
         out[clip]["candidates_per_frame"] = cands / len(frames)

@@ -9,8 +9,9 @@ import numpy as np
 
 from bench.hard_world import true_profile
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception import detect as D
+from tracker.perception import colour as D
 from tracker.perception.detect import CLASSES, BallDetector
+from tracker.perception.params import ColourParams
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import draw
 from tracker.synth.render import Renderer
@@ -47,14 +48,14 @@ def test_a_pink_with_a_blown_out_core_reads_pink_and_the_cue_ball_white():
     assert got == ["pink", "white"]
 
 
-def test_without_the_blown_pixels_the_pink_and_the_cue_ball_differ(monkeypatch):
+def test_without_the_blown_pixels_the_pink_and_the_cue_ball_differ():
     """Their colour features (hue vector and saturation) lie 3 times farther apart without
     the blown-out pixels than with every pixel counted (measured 0.32 against 0.08)."""
     det, img, px = _pink_and_cue()
     img = _compressed(img)
-    apart = np.linalg.norm(np.subtract(*det._colour_features(img, px)[:, :3]))
-    monkeypatch.setattr(D, "MIN_UNCLIPPED_SHARE", 2.0)  # more than the disc: all pixels count
-    alike = np.linalg.norm(np.subtract(*det._colour_features(img, px)[:, :3]))
+    apart = np.linalg.norm(np.subtract(*det.colour_features(img, px)[:, :3]))
+    every = ColourParams(min_unclipped_share=2.0)  # more than the disc: all pixels count
+    alike = np.linalg.norm(np.subtract(*D.colour_features(img, px, det.r_px, every)[:, :3]))
     assert apart > 3 * alike, (apart, alike)
 
 
@@ -62,10 +63,10 @@ def test_a_mostly_blown_patch_is_read_from_its_least_bright_pixels():
     pink = np.array([[90, 60, 200]], np.uint8)
     patch = np.full((10, 10, 3), 255, np.uint8)
     patch[:5] = pink  # half the disc left unclipped: only those count
-    assert np.allclose(D._patch_feature(patch), D._feature(pink)[0])
+    assert np.allclose(D.patch_feature(patch), D.feature(pink)[0])
     patch[:] = 255
     patch[:2] = pink  # 20 % left: the least bright 30 % count (2 rows pink, 1 row blown)
     part = np.concatenate([np.repeat(pink, 20, 0), np.full((10, 3), 255, np.uint8)])
-    assert np.allclose(D._patch_feature(patch), np.median(D._feature(part), axis=0))
+    assert np.allclose(D.patch_feature(patch), np.median(D.feature(part), axis=0))
     white = np.full((10, 10, 3), 240, np.uint8)  # nothing blown out: every pixel counts
-    assert np.allclose(D._patch_feature(white), np.median(D._feature(white.reshape(-1, 3)), axis=0))
+    assert np.allclose(D.patch_feature(white), np.median(D.feature(white.reshape(-1, 3)), axis=0))

@@ -62,7 +62,7 @@ def test_no_centre_gives_empty_detections_of_the_right_shapes():
     cal = calibrate_image(first, TableGeometry.standard())
     for kind in ("colour", "learned"):
         det = make_detector(cal, kind)
-        assert det._colour_features(first, np.zeros((0, 2))).shape == (0, 5)
+        assert det.colour_features(first, np.zeros((0, 2))).shape == (0, 5)
 
 
 def test_gated_learned_detections_match_full_detections_through_a_strike():
@@ -119,6 +119,6 @@ def test_a_full_search_of_the_tables_box_finds_what_the_whole_frame_holds():
         gate.detect(frames[0])  # the first search is the whole frame's
         for f in frames:
             a = gate._full(f, gate.ref)
-            b = det.judge(f, *det.candidates(f))
+            b = det.judge(f, det.candidates(f))
             assert len(a) == len(b) >= 5 and (a.cls == b.cls).all()
             assert np.abs(a.px - b.px).max() < 1e-3

@@ -17,7 +17,11 @@ from calibration.table import STANDARD_TABLE as T
 from calibration.table import TableGeometry
 from tracker.perception.calibrate import calibrate_image
 from tracker.perception.change import ChangeGatedDetector
-from tracker.perception.detect import CLASSES, BallDetector, _patch_feature, _patch_features
+from tracker.perception.colour import colour_features
+from tracker.perception.colour import patch_feature as _patch_feature
+from tracker.perception.colour import patch_features as _patch_features
+from tracker.perception.detect import CLASSES, BallDetector
+from tracker.perception.judge import distinct
 from tracker.perception.learned import make_detector
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import draw
@@ -46,15 +50,15 @@ def test_colour_features_of_all_patches_at_once_are_those_of_each_patch_alone():
     px = np.concatenate([rng.uniform(10, 310, (40, 2)) * [1, 0.75],
                          # cut by the frame's edges, and wholly outside it
                          [[0.4, 5.0], [319.6, 120.0], [150.0, 239.5], [400.0, 10.0]]])
-    got = BallDetector._colour_features(det, frame, px)
+    got = colour_features(frame, px, det.r_px)
     assert got.shape == (len(px), 5) and got.dtype == np.float32
     assert np.array_equal(got, _features_one_by_one(frame, px, det.r_px))
     assert np.array_equal(got[-1], np.zeros(5, np.float32))
-    assert BallDetector._colour_features(det, frame, np.zeros((0, 2))).shape == (0, 5)
+    assert colour_features(frame, np.zeros((0, 2)), det.r_px).shape == (0, 5)
 
 
 def test_blown_out_patches_all_at_once_are_read_as_each_alone():
-    # balls under the lamps: some pixels of most patches blown out (>= CLIPPED_LEVEL), a few
+    # balls under the lamps: some pixels of most patches blown out (>= ColourParams.clipped_level), a few
     # patches mostly blown (their least bright share read), equal values at the median's edge
     rng = np.random.default_rng(7)
     for side in (3, 5, 11, 15):
@@ -112,8 +116,8 @@ def test_the_darker_twin_pass_keeps_what_the_pairwise_loop_keeps():
         feats = rng.uniform(0, 1, (n, 5)).astype(np.float32)
         score = rng.uniform(0, 1, n)
         want = _distinct_pairwise(px, feats, radii)
-        assert np.array_equal(BallDetector._distinct(det, px, feats), want)
-        assert np.array_equal(BallDetector._distinct(det, px, feats, 1.0, score),
+        assert np.array_equal(distinct(det, px, feats), want)
+        assert np.array_equal(distinct(det, px, feats, 1.0, score),
                               _distinct_pairwise(px, feats, radii, 1.0, score))
         dropped += int((~want).sum())
     assert dropped > 100  # the sets were crowded enough to drop twins

@@ -4,13 +4,15 @@ white balls; the cue ball's colour was then learned from them and no stroke was 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import cv2
 import numpy as np
 import pytest
 
 from bench.hard_world import true_profile
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception import detect as D
+from tracker.perception import params as P
 from tracker.perception.detect import CLASSES, BallDetector
 from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import draw
@@ -65,7 +67,8 @@ def test_figures_written_over_the_bed_are_not_balls_and_the_cue_ball_is_still_wh
 
 def test_without_the_figures_rule_they_are_found_as_balls(monkeypatch):
     """The rule is what drops them: with it off, figures are found inside the text."""
-    monkeypatch.setattr(D, "GLYPH_LIGHT_SHARE", 2.0)  # no blob can reach it
+    fg = replace(P.DEFAULT.foreground, glyph_light_share=2.0)  # no blob can reach it
+    monkeypatch.setattr(P, "DEFAULT", replace(P.DEFAULT, foreground=fg))
     cal, img, written, text = _with_figures()
     found = _found(cal, img, written)
     if not _in_box(found.px, text).any():

@@ -12,6 +12,7 @@ package does) the module used to say ``1 skipped`` and ran none of its 10 tests;
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 
 import numpy as np
 import pytest
@@ -136,7 +137,7 @@ def test_a_green_close_to_the_cloth_colour_is_found(seed):
     dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
     j = int(np.argmin(dist))
     assert dist[j] < 12.0 and CLASSES[found.cls[j]] == "green"
-    det.search_faint = False
+    det.params = replace(det.params, faint=replace(det.params.faint, enabled=False))
     assert np.linalg.norm(det.detect(img).mm - np.array(T.spots["green"]), axis=1).min() > 12.0
 
 

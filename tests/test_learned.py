@@ -146,31 +146,31 @@ def test_a_sure_unique_colour_is_no_other_detections():
     """The game's constraint on one frame: the cream-lit cue ball that the network finds as
     likely the yellow as the white is the white when a sure yellow stands elsewhere; a red
     keeps its class; nothing is taken when no detection is sure."""
-    from tracker.perception.detect import _held_colours_removed
+    from tracker.perception.constraint import held_colours_removed
 
     w, r, y = CLASSES.index("white"), CLASSES.index("red"), CLASSES.index("yellow")
     probs = np.full((3, 8), 0.005)
     probs[0, [w, y]] = 0.48, 0.46  # the cream cue ball
     probs[1, y] = 0.96  # the yellow
     probs[2, r] = 0.9
-    out = _held_colours_removed(probs / probs.sum(1, keepdims=True))
+    out = held_colours_removed(probs / probs.sum(1, keepdims=True))
     assert out[0].argmax() == w and out[0, w] > 0.8 and out[0, y] == 0.0
     assert out[1].argmax() == y and out[2].argmax() == r
     unsure = probs.copy()
     unsure[1, y] = 0.2
-    assert np.allclose(_held_colours_removed(unsure / unsure.sum(1, keepdims=True))[0, y],
+    assert np.allclose(held_colours_removed(unsure / unsure.sum(1, keepdims=True))[0, y],
                        (unsure / unsure.sum(1, keepdims=True))[0, y])
 
 
 def test_a_ball_and_its_shadow_are_one_ball_of_a_unique_colour_but_reds_touch():
-    from tracker.perception.detect import _one_per_colour_nearby
+    from tracker.perception.constraint import one_per_colour_nearby
 
     pink, red = CLASSES.index("pink"), CLASSES.index("red")
     px = np.array([[100.0, 100.0], [100.0, 109.5], [200.0, 100.0], [200.0, 109.5]])
     probs = np.full((4, 8), 0.01)
     probs[[0, 1], pink] = 0.9, 0.7
     probs[[2, 3], red] = 0.9, 0.9
-    keep = _one_per_colour_nearby(px, probs, np.full(4, 9.0))
+    keep = one_per_colour_nearby(px, probs, np.full(4, 9.0))
     assert keep.tolist() == [True, False, True, True]
 
 
@@ -179,7 +179,8 @@ def test_each_lit_ball_of_a_pack_shows_one_highlight():
     (a real TV pack): one spot per ball, none on the cloth or on a plain ball's body."""
     import cv2
 
-    from tracker.perception.detect import BallDetector
+    from tracker.perception.highlights import spots_in
+    from tracker.perception.params import LearnedParams
 
     img = np.full((80, 120), 60, np.uint8)
     centres = [(30, 40), (48, 40), (39, 30), (66, 40), (57, 30)]
@@ -188,7 +189,7 @@ def test_each_lit_ball_of_a_pack_shows_one_highlight():
     for x, y in centres:
         cv2.circle(img, (x, y - 5), 2, 235, -1)
     cv2.circle(img, (100, 40), 9, 200, -1)  # a plain light ball (no highlight)
-    spots = BallDetector._spots(img, 9.0)
+    spots = spots_in(img, 9.0, LearnedParams())
     assert len(spots) == len(centres)
     for x, y in centres:
         assert min(np.hypot(sx - x, sy - (y - 5)) for sx, sy in spots) <= 1.5

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -58,7 +59,7 @@ def test_process_errors_are_clear(tmp_path, capsys):
 
 def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
     from tracker import evaluate
-    from tracker.perception import detect
+    from tracker.perception import params as P
 
     ref = json.loads(evaluate.REFERENCE.read_text())
     perception_ref = {k: v for k, v in ref.items()
@@ -68,7 +69,8 @@ def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
     # no ball stands out of the cloth by chroma: a third of them are lost (at 90, most were,
     # but the faint-ball search finds them and, since the disc fit of balls hardly differing
     # from the cloth, places them well enough that no figure regresses)
-    monkeypatch.setattr(detect, "FG_CHROMA", 150)
+    fg = replace(P.DEFAULT.foreground, chroma=150)
+    monkeypatch.setattr(P, "DEFAULT", replace(P.DEFAULT, foreground=fg))
     broken = evaluate.perception_metrics()
     regressions = evaluate.compare(broken, perception_ref)
     assert regressions and all(r.startswith("perception.") for r in regressions)

@@ -155,7 +155,7 @@ def test_cloth_map_follows_light_fall_off():
     d = det.detect(img)
     assert len(d) == 1 and np.linalg.norm(d.mm[0] - layout["white"]) < 5.0
     small = cv2.resize(img, det.small, interpolation=cv2.INTER_AREA)
-    fg = det.foreground(small)
+    fg = det.foreground(small).mask
     assert fg[det.bed.astype(bool)].mean() < 0.01
 
 

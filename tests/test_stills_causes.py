@@ -17,18 +17,22 @@ are checked last, skipped where that folder is absent.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 import pytest
 
 from calibration.camera import CameraModel
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import (
-    CLASSES,
-    BallDetector,
-    _pocket_parts,
-    _uncovered_balls,
-)
+from tracker.perception import candidates as C
+from tracker.perception.candidates import Candidates
+from tracker.perception.cloth import pocket_parts
+from tracker.perception.detect import CLASSES, BallDetector
+from tracker.perception.judge import distinct
+from tracker.perception.learned_judge import LearnedJudge
+from tracker.perception.params import DEFAULT
+from tracker.perception.refine import refine_share
 from tracker.synth.render import Renderer, RenderStyle
 
 
@@ -52,17 +56,17 @@ def test_dark_parts_that_open_off_the_bed_are_the_pocket_a_black_on_it_is_not():
     holes = np.zeros_like(bed)
     cv2.circle(holes, (10, 10), 8, 1, -1)  # the hole, over the bed's corner
     cv2.circle(holes, (40, 35), 6, 1, -1)  # a black ball on the bed, cloth all round it
-    out = _pocket_parts(holes, bed, holes, _radius(8.0))
+    out = pocket_parts(holes, bed, holes, _radius(8.0))
     assert out[10, 10] == 1 and out[14, 14] == 1  # the hole, its part on the bed too
     assert out[35, 40] == 0 and out[35, 45] == 0
-    assert _pocket_parts(np.zeros_like(bed), bed, holes, _radius(8.0)).sum() == 0
+    assert pocket_parts(np.zeros_like(bed), bed, holes, _radius(8.0)).sum() == 0
 
 
 def test_a_dark_sliver_with_cloth_round_it_is_the_pocket_one_against_a_ball_is_not():
-    """A patch no disc of HOLE_MIN_BALL_CORE_RADII ball radii fits in, with cloth round it, is
+    """A patch no disc of FixtureParams.min_ball_core_radii ball radii fits in, with cloth round it, is
     the pocket's (a sliver of its hole seen past the jaws), even wholly on the bed; a
     ball-sized disc is not, nor a sliver against a ball (its shaded side, a contact shadow)
-    more than HOLE_EDGE_REACH_RADII in from the bed's edge."""
+    more than FixtureParams.edge_reach_radii in from the bed's edge."""
     import cv2
 
     holes = np.zeros((60, 100), np.uint8)
@@ -74,13 +78,13 @@ def test_a_dark_sliver_with_cloth_round_it_is_the_pocket_one_against_a_ball_is_n
     fg = holes.copy()
     cv2.circle(fg, (85, 30), 9, 1, -1)  # that ball's lit part
     r = 8.0
-    out = _pocket_parts(holes, bed, fg, _radius(r))
+    out = pocket_parts(holes, bed, fg, _radius(r))
     assert out[20, 34] == 1 and out[34, 20] == 1 and out[:, :40].sum() == holes[:, :40].sum()
     assert out[40, 55] == 0 and out[30, 75] == 0 and out[:, 40:].sum() == 0
     # with nothing beside it, the crescent is a sliver too
-    assert _pocket_parts(holes, bed, holes, _radius(r))[30, 75] == 1
+    assert pocket_parts(holes, bed, holes, _radius(r))[30, 75] == 1
     # where the ball is seen larger (a camera's near end), the disc is a sliver too
-    assert _pocket_parts(holes, bed, fg, _radius(4 * r))[40, 55] == 1
+    assert pocket_parts(holes, bed, fg, _radius(4 * r))[40, 55] == 1
 
 
 def test_a_dark_cushion_face_the_bed_takes_in_is_the_pocket_even_beside_more_of_it():
@@ -100,16 +104,16 @@ def test_a_dark_cushion_face_the_bed_takes_in_is_the_pocket_even_beside_more_of_
     fg[10:70, 53:60] = 1  # the rest of the face the bed takes in: lighter, and past the zone
     other = fg.astype(bool) & ~holes.astype(bool)
     assert other[19:41, 55:61].sum() > 20  # (a third of the strip's outline and more)
-    out = _pocket_parts(holes, bed, fg, _radius(r))
+    out = pocket_parts(holes, bed, fg, _radius(r))
     assert out[20:40, 56:60].all()
     # moved a ball's width in from the edge, against a ball's lit part: kept for the search
     holes2 = np.zeros_like(bed)
     holes2[20:40, 44:48] = 1
     fg2 = holes2.copy()
     fg2[20:40, 48:54] = 1
-    assert _pocket_parts(holes2, bed, fg2, _radius(r)).sum() == 0
+    assert pocket_parts(holes2, bed, fg2, _radius(r)).sum() == 0
     # and with no non-cloth beside it, a sliver that far in is the pocket's still
-    assert _pocket_parts(holes2, bed, holes2, _radius(r))[20:40, 44:48].all()
+    assert pocket_parts(holes2, bed, holes2, _radius(r))[20:40, 44:48].all()
 
 
 def _sliver_beside_the_corner(img: np.ndarray, cam: CameraModel, radius_mm: float) -> np.ndarray:
@@ -191,14 +195,14 @@ def test_two_highlights_under_a_radius_apart_stay_two_balls():
     px = np.array([c, c + [0.0, 0.9 * r]])
     feats = np.zeros((2, 5))
     feats[:, 3] = [0.9, 0.5]
-    assert det._distinct(px, feats, min_sep=1.0).tolist() == [True, False]
+    assert distinct(det.view, px, feats, min_sep=1.0).tolist() == [True, False]
     both = np.array([True, True])
-    assert det._distinct(px, feats, min_sep=1.0, apart=both).tolist() == [True, True]
+    assert distinct(det.view, px, feats, min_sep=1.0, apart=both).tolist() == [True, True]
     one = np.array([True, False])
-    assert det._distinct(px, feats, min_sep=1.0, apart=one).tolist() == [True, False]
+    assert distinct(det.view, px, feats, min_sep=1.0, apart=one).tolist() == [True, False]
     # one highlight seen twice (from the windows of two blobs, broadcast still 47) is one ball
     twice = np.array([c, c + [0.0, 0.3 * r]])
-    assert det._distinct(twice, feats, min_sep=1.0, apart=both).tolist() == [True, False]
+    assert distinct(det.view, twice, feats, min_sep=1.0, apart=both).tolist() == [True, False]
 
 
 # ---------------------------------------------------------------- circles split from blobs
@@ -225,14 +229,13 @@ class _Network:
 def test_a_split_circle_is_a_ball_only_when_the_network_says_so_first(p9, split_kept):
     cam, cal = _overhead()
     img = Renderer(cam, T, RenderStyle(seed=1)).render({})
-    det = BallDetector(cal, scale=1.0)
+    params = replace(DEFAULT, learned=replace(DEFAULT.learned, search_blobs=False))
+    det = BallDetector(cal, scale=1.0, params=params, judge=LearnedJudge(_Network(p9)))
     det.learn_cloth(img)
-    det.classifier = _Network(p9)
-    det.search_blobs = False
-    det._blobs = []
     px = cam.project(np.array([[600.0, 1000.0, T.ball_radius], [1200.0, 2500.0, T.ball_radius]]))
     fg = np.zeros(img.shape[:2], np.uint8)
-    d = det._detect_learned(img, px, fg, np.array([True, False]))
+    no = np.zeros(2, bool)
+    d = det.judge(img, Candidates(px, np.array([True, False]), no, no, fg))
     near = [bool(len(d)) and np.linalg.norm(d.px - p, axis=1).min() < 1.0 for p in px]
     assert near == [split_kept, True]
 
@@ -244,12 +247,12 @@ def test_an_uncovered_ball_sized_part_of_a_blob_is_a_ball():
     sub = np.zeros((40, 60), np.uint8)
     cv2.circle(sub, (20, 20), 8, 1, -1)
     cv2.circle(sub, (36, 20), 8, 1, -1)  # two touching balls, the circle of one found
-    more = _uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0])], r)
+    more = C.uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0])], r)
     assert len(more) == 1 and np.hypot(*(more[0] - [37.0, 20.0])) <= 2.5
     crescent = np.zeros_like(sub)
     cv2.circle(crescent, (20, 22), 10, 1, -1)  # a ball with its shadow's crescent
-    assert _uncovered_balls(crescent.astype(bool), [np.array([20.0, 20.0])], r) == []
-    assert _uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0]), np.array([36.0, 20.0])], r) == []
+    assert C.uncovered_balls(crescent.astype(bool), [np.array([20.0, 20.0])], r) == []
+    assert C.uncovered_balls(sub.astype(bool), [np.array([20.0, 20.0]), np.array([36.0, 20.0])], r) == []
 
 
 # ---------------------------------------------------------------- the real stills
@@ -333,8 +336,9 @@ def test_a_blur_streak_is_one_candidate_outside_any_cluster(monkeypatch):
     cv2.ellipse(img, (int(c[0]), int(c[1])), (int(1.8 * r), int(r)), 0, 0, 360, (235, 235, 235),
                 -1, cv2.LINE_AA)
     img = cv2.GaussianBlur(img, (0, 0), 0.2 * r)
-    monkeypatch.setattr(BallDetector, "_cluster", lambda self, *a: [])
-    px, in_cluster, _ = det.candidates(img)
+    monkeypatch.setattr(C, "cluster_circles", lambda *a: [])
+    cands = det.candidates(img)
+    px, in_cluster = cands.px, cands.in_cluster
     near = np.linalg.norm(px - c, axis=1) < r
     assert len(px) == len(in_cluster) and near.sum() == 1
     assert not in_cluster[near][0]
@@ -347,7 +351,7 @@ def test_a_ball_of_the_cloths_colour_is_placed_by_its_colour_not_its_shadow():
     """A green on a cloth of nearly its colour with a dark grey shadow cast beside it (a lamp
     off to one side, as over the lab stills; the renderer draws contact shadows only, so the
     shadow is painted): the ball hardly differs from the cloth (its share of the difference
-    under LOW_CONTRAST_SHARE), and the disc of its colour, not the centroid of the
+    under RefineParams.low_contrast_share), and the disc of its colour, not the centroid of the
     difference, is the ball (main before this fix: 0.16 radii off, toward the shadow; the
     shadow itself is taken for a ball here, and must not push the green away either)."""
     cam, cal = _overhead()
@@ -366,17 +370,16 @@ def test_a_ball_of_the_cloths_colour_is_placed_by_its_colour_not_its_shadow():
     grey = img[shadow].astype(float).mean(1, keepdims=True)
     img[shadow] = (0.6 * (0.3 * img[shadow] + 0.7 * grey)).astype(np.uint8)  # dark and grey
 
-    px, _, _ = det.candidates(img)
-    j = int(np.argmin(np.linalg.norm(px - p, axis=1)))
-    assert det._low_contrast[j]
+    cands = det.candidates(img)
+    j = int(np.argmin(np.linalg.norm(cands.px - p, axis=1)))
+    assert cands.low_contrast[j]
     d = det.detect(img)
     j = int(np.argmin(np.linalg.norm(d.px - p, axis=1)))
     assert CLASSES[d.cls[j]] == "green" and np.linalg.norm(d.px[j] - p) < 0.12 * r
     # a red on the same cloth is no low-contrast ball: the centroid of its difference stays
     red = cam.project(np.array([[300.0, 2000.0, T.ball_radius]]))
-    from tracker.perception.detect import LOW_CONTRAST_SHARE
-
-    assert det._refine_share(img, red)[1][0] >= LOW_CONTRAST_SHARE
+    share = refine_share(det.view, det.cloth_map, img, red)[1][0]
+    assert share >= DEFAULT.refine.low_contrast_share
 
 
 def test_real_greens_on_the_lab_cloth_are_placed_on_the_ball():

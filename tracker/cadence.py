@@ -24,31 +24,48 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-#: Working size for the change count (px): enough to see a ball move, cheap to compute.
-CHANGE_SIZE = (640, 360)
-#: A pixel has changed when its grey level moved by more than this.
-CHANGE_LEVEL = 12
-#: A frame is a repeat when it changed at most this share of the usual change of the last
-#: frames (:data:`USUAL_WINDOW`) (a picture shown twice differs only by a few re-encoded pixels).
-REPEAT_SHARE = 0.05
-#: The usual change (median of the last frames, px) must be at least this for a repeat to be
-#: told apart: below it the picture is still, and a repeat changes nothing that matters.
-MIN_USUAL_CHANGE_PX = 40
-#: Frames over which the usual change is taken (its upper quartile).
-USUAL_WINDOW = 6
-#: Repeats needed in the first seconds, at a steady period, to switch the cadence on.
-MIN_REPEATS = 3
+
+@dataclass(frozen=True)
+class CadenceParams:
+    """The tunables of the repeat finder.
+
+    Attributes:
+        size: working size for the change count (w, h px): enough to see a ball move, cheap to
+            compute.
+        repeat_level: a pixel has changed when its grey level moved by more than this from
+            the previous frame (at ``size``): a repeated picture re-encoded stays under it
+            almost everywhere. Not the change gate's ``GateParams.level`` (18,
+            :mod:`tracker.perception.params`): that compares each colour channel with a
+            reference picture, where noise and slow light drift build up.
+        repeat_share: a frame is a repeat when it changed at most this share of the usual
+            change of the last ``usual_window`` frames (a picture shown twice differs only by
+            a few re-encoded pixels).
+        min_usual_change_px: the usual change (px) must be at least this for a repeat to be
+            told apart: below it the picture is still, and a repeat changes nothing that
+            matters.
+        usual_window: frames over which the usual change is taken (its upper quartile).
+        min_repeats: repeats needed in the first seconds, at a steady period, to switch the
+            cadence on ...
+        steady_share: ... at least this share of the gaps between them being that period.
+    """
+
+    size: tuple[int, int] = (640, 360)
+    repeat_level: int = 12
+    repeat_share: float = 0.05
+    min_usual_change_px: int = 40
+    usual_window: int = 6
+    min_repeats: int = 3
+    steady_share: float = 0.6
+
+
+#: The repeat finder's tunables.
+CADENCE = CadenceParams()
+#: Working size for the change count and :func:`table_mask` (w, h px).
+CHANGE_SIZE = CADENCE.size
 
 
 def _grey(img: np.ndarray) -> np.ndarray:
     return cv2.cvtColor(cv2.resize(img, CHANGE_SIZE, interpolation=cv2.INTER_AREA), cv2.COLOR_BGR2GRAY)
-
-
-def change_count(a: np.ndarray, b: np.ndarray, mask: np.ndarray | None = None) -> int:
-    """Pixels (at :data:`CHANGE_SIZE`, inside ``mask`` when given: bool (360, 640)) whose grey
-    level differs by more than :data:`CHANGE_LEVEL` between the BGR frames ``a`` and ``b``."""
-    d = cv2.absdiff(_grey(a), _grey(b)) > CHANGE_LEVEL
-    return int(np.count_nonzero(d & mask if mask is not None else d))
 
 
 def table_mask(cal, margin_mm: float = 150.0) -> np.ndarray:
@@ -81,7 +98,7 @@ class FrameCadence:
     period: int | None = None
     mask: np.ndarray | None = field(default=None, repr=False)
     _prev: np.ndarray | None = field(default=None, repr=False)
-    _recent: deque = field(default_factory=lambda: deque(maxlen=USUAL_WINDOW), repr=False)
+    _recent: deque = field(default_factory=lambda: deque(maxlen=CADENCE.usual_window), repr=False)
     _count: int = -1
     repeats: int = 0
 
@@ -97,28 +114,28 @@ class FrameCadence:
         prev, self._prev = self._prev, g
         if prev is None:
             return False, True
-        d = cv2.absdiff(g, prev) > CHANGE_LEVEL
+        d = cv2.absdiff(g, prev) > CADENCE.repeat_level
         n = int(np.count_nonzero(d & self.mask if self.mask is not None else d))
         # the usual change: the upper quartile of the last frames (repeats among them, at most
         # one in two, do not pull it down; a picture come to rest does within a few frames)
         usual = float(np.percentile(self._recent, 75)) if self._recent else 0.0
         self._recent.append(n)
-        still = usual < MIN_USUAL_CHANGE_PX
-        return not still and n <= REPEAT_SHARE * usual, still
+        still = usual < CADENCE.min_usual_change_px
+        return not still and n <= CADENCE.repeat_share * usual, still
 
     @classmethod
     def learn(cls, frames: Iterable[np.ndarray], fps: float,
               mask: np.ndarray | None = None) -> FrameCadence:
         """The cadence of a source from its first frames (BGR, in order, e.g. two seconds):
-        switched on when at least :data:`MIN_REPEATS` repeats come at a steady period.
+        switched on when at least ``CadenceParams.min_repeats`` repeats come at a steady period.
         ``mask``: where to look (:func:`table_mask`; None: the whole picture)."""
         probe = cls(fps, mask=mask)
         at = [i for i, img in enumerate(frames) if probe._classify(img)[0]]
         gaps = np.diff(at)
-        if len(at) < MIN_REPEATS or not len(gaps):
+        if len(at) < CADENCE.min_repeats or not len(gaps):
             return cls(fps, mask=mask)
         period = int(np.median(gaps))
-        steady = np.mean(gaps == period) >= 0.6
+        steady = np.mean(gaps == period) >= CADENCE.steady_share
         return cls(fps, period if period >= 2 and steady else None, mask=mask)
 
     def tick(self, img: np.ndarray, index: int) -> int | None:

@@ -110,14 +110,12 @@ def position_errors(name: str, step: int = 5, detector: str = "auto") -> dict[st
     from calibration.table import STANDARD_TABLE as T
     from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     gt = _truth(name)
     cap = cv2.VideoCapture(str(SAMPLES / f"{name}.mp4"))
     ok, first = cap.read()
-    det = make_detector(calibrate_image(first, T), detector)
-    det.learn_cloth(first)
-    det.learn_colours([first])  # as the pipeline does
+    det = prepared_detector(calibrate_image(first, T), first, detector)  # as the pipeline does
     errs: list[float] = []
     found = total = swaps = unmatched = 0
     for fi in range(0, gt["summary"]["frames"], step):

@@ -110,7 +110,7 @@ def _lab_folder(cases: list[dict], imgs: list[np.ndarray], cal: Any, table: Any,
     """The detection scores of one folder of lab stills with the camera ``cal`` (each image's
     colours learned from the others), with a row per image (``per_image``: its footage path,
     balls, found, colour right, extra detections and mm errors) for the split's figures."""
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     n = {"balls": 0, "found": 0, "colour_right": 0, "extra": 0}
     coloured = all("type" in b for c in cases for b in c["balls"])
@@ -118,9 +118,8 @@ def _lab_folder(cases: list[dict], imgs: list[np.ndarray], cal: Any, table: Any,
     misses: list[str] = []
     per_image: list[dict[str, Any]] = []
     for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
-        det = make_detector(cal, detector, scale=1.0)
-        det.learn_cloth(img)
-        det.learn_colours([im for j, im in enumerate(imgs) if j != i])
+        det = prepared_detector(cal, img, detector, 1.0,
+                                colours=[im for j, im in enumerate(imgs) if j != i])
         before, n_mm = dict(n), len(err["mm"])
         _lab_case(case, det.detect_constrained(img), cal, table, coloured, n, err, misses)
         per_image.append({
@@ -205,7 +204,7 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
     from calibration.table import STANDARD_TABLE
     from tracker.perception.calibrate import calibrate_image
     from tracker.perception.detect import CLASSES
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     root = footage(base)
     if root is None:
@@ -226,9 +225,7 @@ def broadcast_stills(base: Path | None = None, detector: str = "auto") -> dict[s
         except TableNotFound as exc:
             rows.append({"still": n, "truth": truth, "seen": None, "reason": str(exc)})
             continue
-        det = make_detector(cal, detector, scale=1.0)
-        det.learn_cloth(img)
-        det.learn_colours(img)
+        det = prepared_detector(cal, img, detector, 1.0)
         d = det.detect_constrained(img)
         seen = {c: int((d.cls == k).sum()) for k, c in enumerate(CLASSES)}
         rows.append({"still": n, "truth": truth, "seen": seen})
@@ -320,7 +317,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
     from tracker.perception.calibrate import calibrate_best
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
     from tracker.perception.potwatch import _sample
 
     root = footage(base)
@@ -340,9 +337,7 @@ def broadcast_tracks(base: Path | None = None, step: int = 6, detector: str = "a
             cal = calibrate_best(frames, table)
         except TableNotFound:
             continue
-        det = make_detector(cal, detector, scale=1.0)
-        det.learn_cloth(frames[0], frames[1:])
-        det.learn_colours(frames)
+        det = prepared_detector(cal, frames[0], detector, 1.0, others=frames[1:], colours=frames)
         boxes = []
         for gt in sorted((folder / "tracks" / "ground-truth").glob(f"{n}_ball_*_gt.txt")):
             rows = [line.split() for line in gt.read_text().splitlines() if line.strip()]
@@ -388,7 +383,7 @@ def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, An
     from calibration.finder import TableNotFound
     from calibration.table import TableGeometry
     from tracker.perception.calibrate import calibrate_image
-    from tracker.perception.learned import make_detector
+    from tracker.perception.learned import prepared_detector
 
     root = footage(base)
     if root is None or not (root / "pool" / "albertomors-8ball").exists():
@@ -406,9 +401,7 @@ def pool_boxes(base: Path | None = None, detector: str = "auto") -> dict[str, An
             except TableNotFound as exc:
                 rows.append({**row, "calibrated": False, "reason": str(exc)})
                 continue
-            det = make_detector(cal, detector, scale=1.0)
-            det.learn_cloth(img)
-            det.learn_colours(img)
+            det = prepared_detector(cal, img, detector, 1.0)
             d = det.detect(img)
             inside = ((d.px[:, None, 0] >= boxes[None, :, 0]) & (d.px[:, None, 0] <= boxes[None, :, 0] + boxes[None, :, 2])
                       & (d.px[:, None, 1] >= boxes[None, :, 1]) & (d.px[:, None, 1] <= boxes[None, :, 1] + boxes[None, :, 3]))

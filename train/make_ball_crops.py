@@ -254,7 +254,7 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
             labels.append(label_of(ids[i]))
             srcs.append(0)
     # the colour detector's candidates
-    cand, _, _ = det.candidates(img)
+    cand = det.candidates(img).px
     for p in cand:
         rr = float(det.radius_at(p[None])[0])
         d = np.linalg.norm(true_px - p, axis=1) / rr if ids else np.zeros(0)

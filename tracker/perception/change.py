@@ -8,68 +8,38 @@ the picture of the table as it was when each part of it was last searched for ba
   bilinear sampling and its difference, about 0.4 ms at 1080p);
 - nothing changed: the last detections stand (a *still* frame);
 - something changed in a few places (a ball rolling, the cue, a hand): only boxes around the
-  changed pixels, grown by :data:`BOX_MARGIN_R` ball radii, are searched again with the same
+  changed pixels, grown by ``GateParams.box_margin_r`` ball radii, are searched again with the same
   detector (:meth:`BallDetector.candidates` on a crop, bit-identical to the full frame's
   working-scale picture there), and their detections replace the old ones there (a *partial*
   frame);
-- much changed (a player over the table, the light), or :data:`FULL_EVERY_S` has passed since
+- much changed (a player over the table, the light), or ``GateParams.full_every_s`` has passed since
   the last full search: the whole frame is searched (a *full* frame);
 - with the learned detector (a TV view under ``auto``) any change searches the whole frame:
   its judgements are per frame (one detection per unique colour, the white's streak when no
   detection is the white), which a box searched alone gets wrong; still frames stay cheap.
 
 Only the part of a box where the new search is complete is taken from it (its *inner* part,
-:data:`INNER_R` radii inside the box's edges), and only there does the reference move on: a
-ball creeping too slowly to cross :data:`CHANGE_LEVEL` from one frame to the next still
+``GateParams.inner_r`` radii inside the box's edges), and only there does the reference move on: a
+ball creeping too slowly to cross ``GateParams.level`` from one frame to the next still
 crosses it against the reference, and is searched again. A blob of foreground that runs off a
-box's edge grows the box (up to :data:`MAX_GROW` times; then the whole frame is searched), so
+box's edge grows the box (up to ``GateParams.max_grow`` times; then the whole frame is searched), so
 no blob is seen cut in two.
 """
 
 from __future__ import annotations
 
-import copy
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
+from tracker.perception.candidates import Candidates
+from tracker.perception.cloth import Foreground
 from tracker.perception.detect import BallDetections, BallDetector
+from tracker.perception.params import GateParams
 
-#: A quarter-resolution pixel whose largest colour-channel difference from the reference
-#: exceeds this (8-bit levels) has changed (H.264 noise on a still table stays below about 8;
-#: a ball shifted by 2 px at 1080p changes its rim by 20-60).
-CHANGE_LEVEL = 18
-#: Fewer changed quarter-resolution pixels than this in the table: nothing moved.
-CHANGE_MIN_PIXELS = 1
-#: Boxes are grown by this many ball radii around the changed pixels.
-BOX_MARGIN_R = 2.5
-#: A box's inner part (where its new detections are taken) stands this many ball radii inside
-#: its edges (except at the frame's edges).
-INNER_R = 1.2
-#: A box whose foreground runs off its edge is grown by this many ball radii on that side,
-#: twice as far at each further growth (a cue or an arm laid along the table runs on for
-#: 20-50 radii: reached in a few growths, each of which finds the box's foreground again) ...
-GROW_R = 3.0
-#: ... at most this many times (3 + 6 + 12 + 24 = 45 radii), then the whole frame is searched.
-MAX_GROW = 4
-#: When the boxes cover more than this share of the frame, the whole frame is searched.
-FULL_SHARE = 0.35
-#: The whole frame is searched at least this often, seconds.
-FULL_EVERY_S = 4.0
-#: Changed pixels are grouped into boxes on a grid of this many quarter-resolution pixels.
-CELL = 4
-#: Two detections closer than this many local radii (one new, one kept) are one ball.
-SAME_BALL_R = 1.2
-#: A full search looks only at the table's bounding box and this many (of the frame's largest)
-#: ball radii round it. Foreground lies only in the table region (the bed grown by a radius),
-#: so a ball's centre stands at least a radius inside the box, and the searches round it
-#: reach less far than this margin beyond the region: the faint-ball search's peak window
-#: 3 radii round a peak (peaks lie a radius inside the region at least), the circle search
-#: of a cluster one radius round its blob, the centre refinement 1.5 radii round a centre.
-#: The detections are the whole frame's (to float rounding) at about 94 % of the cost from
-#: overhead and 75-80 % from the TV camera (a full search: 24 and 25 ms at 1080p before).
-FULL_MARGIN_R = 2.5
+#: The gate's tunables.
+GATE = GateParams()
 
 
 @dataclass
@@ -90,14 +60,6 @@ class GateStats:
             c = getattr(self, k)
             out[f"{k}_ms"] = 1000.0 * self.seconds[k] / c if c else 0.0
         return out
-
-
-def _concat(a: BallDetections, b: BallDetections) -> BallDetections:
-    """Detections of ``a`` then ``b`` (``b``'s occupancy)."""
-    out = BallDetections(*(np.concatenate([getattr(a, f), getattr(b, f)]) for f in
-                           ("px", "mm", "radius_px", "cls", "conf", "probs", "mm_per_px", "feats")))
-    out.occupancy = b.occupancy
-    return out
 
 
 def gate_thumbnail(frame: np.ndarray, size: tuple[int, int],
@@ -145,14 +107,16 @@ class ChangeGatedDetector:
 
     Args:
         detector: the detector (its cloth learned: :meth:`BallDetector.learn_cloth`).
-        fps: frames per second (for :data:`FULL_EVERY_S`).
+        fps: frames per second (for ``GateParams.full_every_s``).
+        params: the gate's tunables.
     """
 
-    def __init__(self, detector: BallDetector, fps: float):
+    def __init__(self, detector: BallDetector, fps: float, params: GateParams = GATE):
         self.det = detector
-        self.full_every = max(1, int(round(FULL_EVERY_S * fps)))
+        self.params = params
+        self.full_every = max(1, int(round(params.full_every_s * fps)))
         self.thumb_size, self.region, self.window = gate_view(detector)
-        self.table_rect = _table_rect(detector)
+        self.table_rect = _table_rect(detector, params.full_margin_r)
         self.ref: np.ndarray | None = None
         self.fg: np.ndarray | None = None
         self.last: BallDetections | None = None
@@ -173,13 +137,13 @@ class ChangeGatedDetector:
             thumb = gate_thumbnail(frame, self.thumb_size, self.window)
         self.since_full += 1
         kind = "full"
-        if self.ref is None or self.since_full >= self.full_every or d._edge is None:
+        if self.ref is None or self.since_full >= self.full_every or d.fresh:
             out = self._full(frame, thumb)
         else:
             changed = self._changed(thumb)
-            if cv2.countNonZero(changed) < CHANGE_MIN_PIXELS:
+            if cv2.countNonZero(changed) < self.params.min_pixels:
                 kind, out = "still", self._still()
-            elif d.classifier is not None:
+            elif d.judge_by.whole_frame:
                 # the learned detector judges a frame as a whole (one detection per unique
                 # colour, the white's streak when no detection is the white, highlights
                 # against the frame's single balls): a box searched alone misreads balls
@@ -195,22 +159,22 @@ class ChangeGatedDetector:
 
     def _changed(self, thumb: np.ndarray) -> np.ndarray:
         """uint8 mask (quarter resolution) of the table's pixels that differ from the reference."""
-        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), CHANGE_LEVEL, 255, cv2.THRESH_BINARY)
+        _, over = cv2.threshold(cv2.absdiff(thumb, self.ref), self.params.level, 255, cv2.THRESH_BINARY)
         # grey of the per-channel verdicts: non-zero where any channel changed
         return cv2.cvtColor(over, cv2.COLOR_BGR2GRAY) & self.region
 
     def _full(self, frame: np.ndarray, thumb: np.ndarray) -> BallDetections:
         d = self.det
-        if self.table_rect is None or d._edge is None:  # (the first search makes ``_edge``)
-            px, in_cluster, fg = d.candidates(frame)
+        if self.table_rect is None or d.fresh:  # (the first search after the cloth is learned
+            cands = d.candidates(frame)        # looks at the whole picture)
         else:
             x0, y0, x1, y1 = rect = self.table_rect
-            px, in_cluster, fg_box, blobs, flags = self._search(frame, list(rect))
+            cands = self._search(frame, list(rect))
             fg = np.zeros((d.small[1], d.small[0]), np.uint8)
-            fg[y0:y1, x0:x1] = fg_box
-            d._blobs, (d._faint, d._low_contrast) = blobs, flags
-        out = d.judge(frame, px, in_cluster, fg)
-        self.ref, self.fg, self.last, self.since_full = thumb, fg, out, 0
+            fg[y0:y1, x0:x1] = cands.fg
+            cands = replace(cands, fg=fg)
+        out = d.judge(frame, cands)
+        self.ref, self.fg, self.last, self.since_full = thumb, cands.fg, out, 0
         return out
 
     def _still(self) -> BallDetections:
@@ -224,24 +188,25 @@ class ChangeGatedDetector:
         changed pixels, merged where they overlap; None when they cover too much."""
         s = self.det.scale
         r_small = self.det.r_px * s
-        m = int(np.ceil(BOX_MARGIN_R * r_small))  # working-scale px
-        # components on a grid of CELL x CELL quarter-resolution pixels (any changed: changed)
+        m = int(np.ceil(self.params.box_margin_r * r_small))  # working-scale px
+        # components on a grid of cell x cell quarter-resolution pixels (any changed: changed)
         h, w = changed.shape
-        hc, wc = -(-h // CELL), -(-w // CELL)
-        padded = cv2.copyMakeBorder(changed, 0, hc * CELL - h, 0, wc * CELL - w,
+        cell = self.params.cell
+        hc, wc = -(-h // cell), -(-w // cell)
+        padded = cv2.copyMakeBorder(changed, 0, hc * cell - h, 0, wc * cell - w,
                                     cv2.BORDER_CONSTANT, value=0)
         # the mean of 255s and 0s over a cell is non-zero where any pixel changed
         cells = cv2.resize(padded, (wc, hc), interpolation=cv2.INTER_AREA)
         n, _, stats, _ = cv2.connectedComponentsWithStats(cells, 8)
         H, W = self.det.small[1], self.det.small[0]
-        q = 2 * CELL  # working-scale px per cell
+        q = 2 * cell  # working-scale px per cell
         rects = []
         for k in range(1, n):
             x, y, cw, ch = stats[k, :4]
             rects.append([max(0, q * x - m), max(0, q * y - m), min(W, q * (x + cw) + m),
                           min(H, q * (y + ch) + m)])
         rects = _merge(rects)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > FULL_SHARE * W * H:
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects) > self.params.full_share * W * H:
             return None
         return rects
 
@@ -252,17 +217,18 @@ class ChangeGatedDetector:
         s = d.scale
         H, W = d.small[1], d.small[0]
         r_small = d.r_px * s
-        grow = max(2, int(2 * round(GROW_R * r_small / 2)))
+        grow = max(2, int(2 * round(self.params.grow_r * r_small / 2)))
         fg = self.fg.copy()
-        pxs, clusters, flags, blobs, done = [], [], [], [], []
+        parts: list[Candidates] = []
+        done = []
         for rect in rects:
             # grow the box until no foreground runs off it, looking only at the foreground
             # (the search's own first step, the same pixels), then search the box once
-            for k in range(MAX_GROW + 1):
-                view = self._view(rect)
+            for k in range(self.params.max_grow + 1):
+                view = d.cut(*rect)
                 small_box = self._crop_small(frame, rect)
                 fg_box = view.foreground(small_box)
-                sides = _cut_sides(fg_box, rect, W, H)
+                sides = _cut_sides(fg_box.mask, rect, W, H)
                 if not sides:
                     break
                 step = grow << k
@@ -270,56 +236,29 @@ class ChangeGatedDetector:
                     rect[i] = max(0, rect[i] - step) if i < 2 else min((W, H)[i - 2], rect[i] + step)
             else:
                 return None
-            px, in_cluster, fg_box, box_blobs, box_flags = self._search(
-                frame, rect, view, fg_box, small_box)
+            box = self._search(frame, rect, view, fg_box, small_box)
             x0, y0, x1, y1 = rect
-            fg[y0:y1, x0:x1] = fg_box
+            fg[y0:y1, x0:x1] = box.fg
             # only where this box's search is complete (boxes may overlap once grown)
             inner = self._inner(rect, W, H)
-            ok = _inside(px * s, [inner])
-            pxs.append(px[ok])
-            clusters.append(in_cluster[ok])
-            flags.append(np.stack(box_flags)[:, ok])
-            blobs += box_blobs
+            parts.append(box[_inside(box.px * s, [inner])])
             done.append(inner)
-        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > FULL_SHARE * W * H:
+        if sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in _merge(done)) > self.params.full_share * W * H:
             return None
-        d._blobs = blobs
-        d._faint, d._low_contrast = (np.concatenate(flags, axis=1) if flags
-                                     else np.zeros((2, 0), bool))
-        new = d.judge(frame, np.concatenate(pxs) if pxs else np.zeros((0, 2)),
-                      np.concatenate(clusters) if clusters else np.zeros(0, bool), fg)
+        new = d.judge(frame, Candidates.merge(parts, fg))
         inner = done
         old = self.last
         keep = ~_inside(old.px * s, inner)
         if len(new) and keep.any():
             dist = np.linalg.norm(old.px[:, None, :] - new.px[None, :, :], axis=2)
-            keep &= ~(dist < SAME_BALL_R * old.radius_px[:, None]).any(1)
-        out = _concat(old[keep], new)
+            keep &= ~(dist < self.params.same_ball_r * old.radius_px[:, None]).any(1)
+        out = BallDetections.merge([old[keep], new], new.occupancy)
         ref = self.ref.copy()
         for x0, y0, x1, y1 in inner:  # the reference moves on where the search is complete
             qx0, qy0, qx1, qy1 = (x0 + 1) // 2, (y0 + 1) // 2, x1 // 2, y1 // 2
             ref[qy0:qy1, qx0:qx1] = thumb[qy0:qy1, qx0:qx1]
         self.ref, self.fg, self.last = ref, fg, out
         return out
-
-    def _view(self, rect: list[int]) -> BallDetector:
-        """The detector seeing only the box ``rect`` (working-scale px): its maps cut to the
-        box, its radii those of the frame's pixels there."""
-        d = self.det
-        x0, y0, x1, y1 = rect
-        inv = int(round(1 / d.scale))
-        view = copy.copy(d)
-        view.small = (x1 - x0, y1 - y0)
-        for name in ("region", "rim", "bed", "static", "pocket_zone", "_edge", "cloth_map"):
-            setattr(view, name, getattr(d, name)[y0:y1, x0:x1])
-        # the maps derived from the cloth and the fixtures, cut from the whole frame's (the
-        # fixtures just outside the box keep the faint-ball search clear of them, as in the
-        # whole frame's search)
-        view._maps, view._maps_of = d.cloth_maps().cut(x0, y0, x1, y1), (view.cloth_map, view.static)
-        off = np.array([x0 * inv, y0 * inv], float)
-        view.radius_at = lambda px: d.radius_at(px + off)
-        return view
 
     def _crop_small(self, frame: np.ndarray, rect: list[int]) -> np.ndarray:
         """The box's working-scale picture: the full frame's there, bit for bit (area
@@ -330,40 +269,35 @@ class ChangeGatedDetector:
                           interpolation=cv2.INTER_AREA)
 
     def _search(self, frame: np.ndarray, rect: list[int], view: BallDetector | None = None,
-                fg: np.ndarray | None = None, small: np.ndarray | None = None):
-        """Candidates in one box: (px (N, 2) full-resolution frame px, in_cluster (N,),
-        foreground of the box, blobs of several balls in working-scale frame px, (faint (N,):
-        found by the faint-ball search, low_contrast (N,): hardly differing from the cloth)).
-        ``view``, ``fg`` and ``small``: the box's view (:meth:`_view`) that has just found the
-        box's foreground ``fg`` in its working-scale picture ``small`` (neither is made
-        again)."""
+                fg: Foreground | None = None, small: np.ndarray | None = None) -> Candidates:
+        """Candidates in one box, in the whole frame's pixels (their ``fg`` the box's).
+        ``view``, ``fg`` and ``small``: the box's detector (:meth:`BallDetector.cut`) that has
+        just found the box's foreground ``fg`` in its working-scale picture ``small`` (neither
+        is made again)."""
         x0, y0, x1, y1 = rect
         inv = int(round(1 / self.det.scale))
         if view is None or fg is None or small is None:
-            view, fg, small = self._view(rect), None, self._crop_small(frame, rect)
-        px, in_cluster, fg = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv],
-                                             small, fg)
-        blobs = [(x + x0, y + y0, sub, r) for x, y, sub, r in view._blobs]
-        return (px + np.array([x0 * inv, y0 * inv], float), in_cluster, fg, blobs,
-                (view._faint, view._low_contrast))
+            view, fg, small = self.det.cut(*rect), None, self._crop_small(frame, rect)
+        cands = view.candidates(frame[y0 * inv:y1 * inv, x0 * inv:x1 * inv], small, fg)
+        return cands.moved(x0, y0, inv)
 
     def _inner(self, rect: list[int], W: int, H: int) -> list[int]:
         """The part of a box (working-scale px) where its search is complete."""
-        m = int(np.ceil(INNER_R * self.det.r_px * self.det.scale))
+        m = int(np.ceil(self.params.inner_r * self.det.r_px * self.det.scale))
         x0, y0, x1, y1 = rect
         return [x0 + m if x0 > 0 else 0, y0 + m if y0 > 0 else 0,
                 x1 - m if x1 < W else W, y1 - m if y1 < H else H]
 
 
-def _table_rect(detector: BallDetector) -> list[int] | None:
+def _table_rect(detector: BallDetector, margin_r: float) -> list[int] | None:
     """The box (x0, y0, x1, y1, working-scale px; x0 and y0 even) a full search of ``detector``'s
-    frames looks at: its table region's bounding box and :data:`FULL_MARGIN_R` radii round
-    it; None when that is nearly the whole frame (the whole is searched)."""
+    frames looks at: its table region's bounding box and ``margin_r`` radii
+    (``GateParams.full_margin_r``) round it; None when that is nearly the whole frame (the whole is searched)."""
     ys, xs = np.nonzero(detector.region)
     if not len(xs):
         return None
     W, H = detector.small
-    m = int(np.ceil(FULL_MARGIN_R * float(detector._r_grid[2].max()) * detector.scale))
+    m = int(np.ceil(margin_r * detector.view.max_radius_px * detector.scale))
     x0, y0 = max(0, int(xs.min()) - m) & ~1, max(0, int(ys.min()) - m) & ~1
     x1, y1 = min(W, int(xs.max()) + 1 + m), min(H, int(ys.max()) + 1 + m)
     if (x1 - x0) * (y1 - y0) > 0.9 * W * H:

@@ -7,7 +7,7 @@ view is the judgement: a white ball near the camera shaded grey read as the blac
 black sleeve read as the black ball, a cluster circle refused as "not ball-coloured". Here a
 crop of each candidate, scaled by the local apparent ball radius so that a far 5 px ball and
 a near 20 px one look alike, goes through the network, which answers nine probabilities: the
-eight colour classes of :data:`tracker.perception.detect.CLASSES` and "not a ball". The
+eight colour classes of :data:`tracker.perception.detections.CLASSES` and "not a ball". The
 detections keep the colour detector's :class:`BallDetections` form, so tracking and events
 are unchanged.
 
@@ -168,13 +168,25 @@ def resolve(kind: str, cal: Calibration) -> str:
     return "learned"
 
 
+def prepared_detector(cal: Calibration, first: np.ndarray, kind: str = "auto", scale: float = 0.5,
+                      others: list[np.ndarray] | None = None,
+                      colours: list[np.ndarray] | None = None):
+    """:func:`make_detector` with the cloth learned from ``first`` (and ``others``, frames of
+    the same camera: :meth:`~tracker.perception.detect.BallDetector.learn_cloth`) and the
+    colours from ``colours`` (``[first]`` when not given:
+    :meth:`~tracker.perception.detect.BallDetector.learn_colours`): a detector ready to use."""
+    det = make_detector(cal, kind, scale)
+    det.learn_cloth(first, others)
+    det.learn_colours([first] if colours is None else colours)
+    return det
+
+
 def make_detector(cal: Calibration, kind: str = "auto", scale: float = 0.5):
     """A :class:`tracker.perception.detect.BallDetector` for this camera, with the learned
     classifier when ``kind`` resolves to ``learned`` (raises :class:`LearnedUnavailable` when
     ``learned`` is asked for and cannot run)."""
     from tracker.perception.detect import BallDetector
+    from tracker.perception.learned_judge import LearnedJudge
 
-    det = BallDetector(cal, scale=scale)
-    if resolve(kind, cal) == "learned":
-        det.classifier = load_classifier()
-    return det
+    judge = LearnedJudge(load_classifier()) if resolve(kind, cal) == "learned" else None
+    return BallDetector(cal, scale=scale, judge=judge)

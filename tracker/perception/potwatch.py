@@ -20,7 +20,7 @@ from calibration.io import MediaError, check_video_file
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker.perception.calibrate import calibrate_best
-from tracker.perception.learned import make_detector
+from tracker.perception.learned import prepared_detector
 from tracker.perception.track import Tracker, TrackerConfig
 
 
@@ -103,9 +103,8 @@ def watch_pots(path: str | Path, table: TableGeometry | None = None,
             calibration = calibrate_best(frames, table)
         except TableNotFound as exc:
             raise ClipError(f"{p}: no table found in {len(frames)} frames: {exc}") from None
-    det = make_detector(calibration, detector, scale=scale)
-    det.learn_cloth(frames[0], frames[1:])
-    det.learn_colours(frames)
+    det = prepared_detector(calibration, frames[0], detector, scale, others=frames[1:],
+                            colours=frames)
     tracker = Tracker(table, fps, config)
     out = ClipPots(calibration=calibration, fps=fps)
     f = 0

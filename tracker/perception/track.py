@@ -1,4 +1,5 @@
-"""Tracking: 22 fixed ball slots over time, under the constraints of the game.
+"""Tracking: one fixed slot per ball of the game (22 in snooker) over time, under the
+constraints of the game.
 
 Behaviour knobs (mm, s) are in :class:`TrackerConfig`, each documented as behaviour. Colours
 and the white are unique, so each is matched to the best detection of its class near where it
@@ -19,159 +20,41 @@ white comes back when placed in hand.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
-from tracker import balls as B
-from tracker.perception.detect import CLASSES, BallDetections
+from tracker.perception.constraint import capacity
+from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
+from tracker.rules.ballset import BallSet, snooker_balls
 
-SLOTS: tuple[str, ...] = B.ALL_BALLS
-#: Where a ball went that left the table (in place of a pocket name while it is pending).
-OFF_TABLE = "off_table"
-
-
-@dataclass
-class TrackerConfig:
-    """Behaviour of the tracker.
-
-    Attributes:
-        rest_speed_mm_s: below this speed a ball is at rest (noise is ~1 mm per frame).
-        pot_distance_mm: a moving ball that vanishes with its path since last seen (as far as
-            its speed takes it meanwhile) passing this close to a pocket mouth is potted.
-        min_class_conf: detections less sure of their colour than this only fill red slots.
-        rest_frames: frames below the rest speed before a ball counts as at rest.
-        gate_jump_mm: how far a ball may go in one frame beyond its predicted motion (a ball
-            at rest struck hard moves up to ~200 mm in a 25 fps frame).
-        rest_jitter_mm: a ball at rest whose detection stays this close to its rest position
-            has not moved (detection noise in clusters is a few mm).
-        pot_confirm_s: a ball that vanished near a pocket must stay unseen this long to count
-            as potted (a ball rattling in the jaws, or passing a fitting, comes back).
-        max_speed_mm_s: the fastest a ball travels (a hard break-off is about 7 m/s): a ball
-            unseen for a few frames may reappear this much further per frame.
-        contact_slack_mm: a ball at rest that vanishes when a moving ball's path of the last
-            frames came within two radii plus this (blurred centres are off by a few cm in a
-            TV view) has been struck.
-        vanish_cone_deg: a struck ball that vanished heads for the pocket whose bearing is
-            within this angle of its line of centres (none: it is hidden, not potted).
-        vanish_confirm_s: such a ball must stay unseen this long, its place showing cloth, to
-            count as potted (no pocket approach was seen, so the wait is longer).
-        empty_occupancy: a place whose ball-sized disc has less than this share of non-cloth
-            pixels is bare cloth.
-        off_speed_mm_s: a ball that vanishes at a cushion, away from the pockets, moving toward
-            it at least this fast may have jumped it (slower balls cannot leave the bed); it is
-            off the table once unseen for ``vanish_confirm_s`` with its place bare.
-        relocate_frames: a white or colour unseen for more than this many frames is taken to
-            be wherever its colour is next seen standing still for this many frames (put back
-            by hand, replaced after a miss).
-        path_frames: a ball that vanishes at a pocket is potted only if it had been followed
-            this many frames since it was put or first found on the table (a sleeve over a
-            pocket, read as the black the moment it stood still, is not followed that long).
-        path_cone_deg: ... and only if its last frames' motion heads for the pocket's mouth
-            within this angle (a hand or a cue passing over the mouth goes any way), or it was
-            last seen in the mouth moving on into the pocket (a ball running along a cushion
-            into a corner passes the mouth's centre before it drops).
-        resume_s: a white or colour that went unseen while moving (behind a player, merged
-            with another ball) and is seen again moving within this time is the same ball
-            going on (not a ball put down by hand, which must stand still to be taken).
-        resume_reach_mm: ... when seen again within this distance of where it was last seen.
-        emerge_frames: a white or colour hidden while at rest for longer than
-            ``relocate_frames`` (a player addressing it: the cue and the arm merged with it in
-            the picture, or the body in front of it) that is seen again moving away from where
-            it stood was struck while hidden: it is followed from there at once (a ball put
-            down by hand is taken only once it stands still). First seen within this many
-            frames' travel at ``max_speed_mm_s`` of where it stood, then, within as many
-            frames, further on along the same line.
-        emerge_cone_deg: ... its second sighting's step within this angle of the line from
-            where it stood to its first (a struck ball runs straight; a hand or a sleeve
-            of its colour wanders, or stands).
-    """
-
-    rest_speed_mm_s: float = 40.0
-    pot_distance_mm: float = 140.0
-    min_class_conf: float = 0.5
-    rest_frames: int = 3
-    gate_jump_mm: float = 250.0
-    rest_jitter_mm: float = 4.0
-    pot_confirm_s: float = 0.4
-    relocate_frames: int = 5
-    max_speed_mm_s: float = 7000.0
-    contact_slack_mm: float = 35.0
-    vanish_cone_deg: float = 45.0
-    vanish_confirm_s: float = 1.0
-    empty_occupancy: float = 0.25
-    off_speed_mm_s: float = 800.0
-    path_frames: int = 3
-    path_cone_deg: float = 60.0
-    resume_s: float = 1.0
-    resume_reach_mm: float = 600.0
-    emerge_frames: int = 2
-    emerge_cone_deg: float = 20.0
-
-
-@dataclass
-class Slot:
-    """One ball's track."""
-
-    ball: str
-    pos: np.ndarray | None = None
-    vel: np.ndarray = field(default_factory=lambda: np.zeros(2))
-    on_table: bool = False
-    seen: bool = False
-    moving: bool = False
-    still_frames: int = 0
-    rest_sum: np.ndarray = field(default_factory=lambda: np.zeros(2))
-    rest_n: int = 0
-    last_frame: int = -1
-    potted_pocket: str | None = None
-    potted_t: float | None = None
-    uncertainty: float = 0.0
-    reloc: np.ndarray | None = None
-    reloc_n: int = 0
-    trail: list[np.ndarray] = field(default_factory=list)
-    vanished: bool = False
-    off_cushion: str | None = None
-    appeared_frame: int = -1
-    #: whether it was moving when it went unseen (see ``TrackerConfig.resume_s``)
-    lost_moving: bool = False
-    #: (frame, mm) where a ball hidden at rest was first seen again away from its place,
-    #: while it waits to be seen moving on (see ``TrackerConfig.emerge_frames``)
-    emerge: tuple[int, np.ndarray] | None = None
-
-
-@dataclass
-class TableState:
-    """One frame after tracking: the 22 slots (positions mm, flags)."""
-
-    frame: int
-    t: float
-    pos: dict[str, tuple[float, float]]
-    moving: set[str]
-    visible: set[str]
-    pots: list[tuple[str, str, float]]
-    appeared: list[str]
-    #: balls that left the table over a cushion this frame: (ball, time s, cushion name)
-    off: list[tuple[str, float, str]] = field(default_factory=list)
-    #: balls that vanished moving at a pocket's mouth and are not back yet, not yet potted
-    #: (``pot_confirm_s`` not passed): (ball, pocket, time s it would be potted at); they
-    #: are in ``moving`` until then
-    pending_pots: list[tuple[str, str, float]] = field(default_factory=list)
-    #: balls hidden at rest followed again this frame, seen moving on out of hiding (struck
-    #: while hidden: ``TrackerConfig.emerge_frames``): ball -> (time s, position mm) where it
-    #: was first seen again (``pos`` held its place until now)
-    emerged: dict[str, tuple[float, tuple[float, float]]] = field(default_factory=dict)
+__all__ = ["OFF_TABLE", "Slot", "TableState", "Tracker", "TrackerConfig"]
 
 
 class Tracker:
-    """Keeps the 22 slots from frame to frame (see module docstring)."""
+    """Keeps one slot per ball of the game from frame to frame (see module docstring).
 
-    def __init__(self, table: TableGeometry, fps: float, config: TrackerConfig | None = None):
+    Args:
+        balls: the game's balls (snooker's 22 when not given): a ball whose look the game has
+            one of (the white, a colour) is matched alone; balls that look alike (the reds)
+            are matched together.
+    """
+
+    def __init__(self, table: TableGeometry, fps: float, config: TrackerConfig | None = None,
+                 balls: BallSet | None = None):
         self.table = table
         self.fps = fps
         self.cfg = config or TrackerConfig()
-        self.slots = {b: Slot(b) for b in SLOTS}
+        self.balls = balls or snooker_balls()
+        cap = capacity(self.balls)
+        #: the balls matched alone, in the order they choose
+        self.unique = tuple(b for b in self.balls.ids if cap[self.balls.looks[b]] == 1)
+        #: look -> the balls of that look matched together
+        self.groups = {look: tuple(b for b in self.balls.ids if self.balls.looks[b] == look)
+                       for look in CLASSES if cap[look] > 1}
+        self.slots = {b: Slot(b) for b in self.balls.ids}
         self.updates = 0
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
         #: unit vectors from each pocket's mouth into its fall (into the pocket)
@@ -179,7 +62,7 @@ class Tracker:
 
     def reset(self) -> None:
         """Forget every track."""
-        self.slots = {b: Slot(b) for b in SLOTS}
+        self.slots = {b: Slot(b) for b in self.balls.ids}
         self.updates = 0
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
@@ -301,13 +184,15 @@ class Tracker:
         return t.cushion_label(best[0], float(at[1])), best[1]
 
     def _all_reds_seen(self, ball: str, det: BallDetections) -> bool:
-        """Whether ``ball`` is a red and the frame shows at least as many reds as the table
-        has (this one included): a red that vanished at a contact in a cluster of reds and
-        is not missing from the count has not been potted."""
-        if not B.is_red(ball):
+        """Whether ``ball`` is of a group that looks alike (a red) and the frame shows at
+        least as many of that look as the table has (this one included): a red that vanished
+        at a contact in a cluster of reds and is not missing from the count has not been
+        potted."""
+        look = self.balls.looks[ball]
+        if look not in self.groups:
             return False
-        on = sum(1 for b, o in self.slots.items() if B.is_red(b) and o.on_table)
-        return int(np.sum(det.cls == CLASSES.index("red"))) >= on
+        on = sum(1 for b in self.groups[look] if self.slots[b].on_table)
+        return int(np.sum(det.cls == CLASSES.index(look))) >= on
 
     def _path_into(self, s: Slot, pocket: str, frame: int) -> bool:
         """Whether the ball that just vanished was on its way into ``pocket``: a ball's path,
@@ -403,229 +288,273 @@ class Tracker:
 
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Assign this frame's detections to the slots and update every slot."""
-        t = frame / self.fps
-        cfg = self.cfg
-        dt = 1.0 / self.fps
-        used = np.zeros(len(det), bool)
-        assigned: dict[str, int] = {}
-        relocated: set[str] = set()
-        #: balls hidden at rest seen moving on out of hiding: ball -> (frame, mm) first seen
-        emerged: dict[str, tuple[int, np.ndarray]] = {}
-        # unique balls first: the white and the colours
-        for ball in (B.WHITE, *B.COLOURS):
-            k = CLASSES.index(ball)
-            cand = np.nonzero((det.cls == k) & ~used & (det.conf >= cfg.min_class_conf))[0]
+        f = UpdateStep(frame, det, 1.0 / self.fps, np.zeros(len(det), bool))
+        self._match_unique(f)
+        self._match_groups(f)
+        self._match_by_position(f)
+        # where each ball seen now went over the last few frames (mm, oldest first): what a
+        # ball that vanishes at rest may have been struck by
+        f.paths = {b: np.array([*self.slots[b].trail, det.mm[j]]) for b, j in f.assigned.items()
+                   if self.slots[b].trail}
+        for ball, s in self.slots.items():
+            if ball in f.assigned:
+                self._seen(ball, s, f)
+            else:
+                self._unseen(ball, s, f)
+        return self._state(f)
+
+    def _match_unique(self, f: UpdateStep) -> None:
+        """The unique balls first (the white and the colours): each takes the best detection
+        of its colour, sure enough of it, near where it should be."""
+        det = f.det
+        for ball in self.unique:
+            k = CLASSES.index(self.balls.looks[ball])
+            cand = np.nonzero((det.cls == k) & ~f.used & (det.conf >= self.cfg.min_class_conf))[0]
             if not len(cand):
                 continue
-            s = self.slots[ball]
-            lost = frame - s.last_frame > cfg.relocate_frames
-            if lost and self._resumes(s, det.mm[cand], frame):
-                lost = False  # the same ball going on after a moment unseen while it moved
-            first = s.emerge
-            out_of_hiding = self._emerges(s, det.mm[cand], frame) if lost else None
-            if out_of_hiding is not None and first is not None:
-                # struck while hidden (a player addressing it): followed from its place on
-                emerged[ball] = first
-                j = cand[out_of_hiding]
-                s.reloc, s.reloc_n = None, 0
-            elif s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
-                # unknown, off the table, or hidden for a while (a hand may have moved it):
-                # the only ball of its colour is wherever that colour is seen standing still
-                # (a hand or a sleeve of that colour moves; a ball put down stays)
-                j = cand[int(np.argmax(det.conf[cand]))]
-                far = s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > 30.0
-                # a colour first seen after the start must also stand still a moment: a moving
-                # white's blur on the cloth can look green for a frame
-                late = s.pos is None and self.updates > 0
-                # a potted ball comes back by hand, standing still: the white anywhere (in
-                # hand), a colour only where the re-spotting rules put it
-                back = s.pos is not None and not s.on_table
-                if back and B.is_colour(ball) and not self._respot_place(det.mm[j]):
-                    continue
-                if (late or back) and self._taken(ball, det.mm[j]):
-                    continue  # another ball stands there, its colour misread for a moment
-                if far or late or back:
-                    if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
-                        s.reloc_n += 1
-                    else:
-                        s.reloc, s.reloc_n = det.mm[j].copy(), 1
-                    if s.reloc_n < cfg.relocate_frames:
-                        continue
-                    relocated.add(ball)
-                s.reloc, s.reloc_n = None, 0
+            j = self._pick_unique(ball, self.slots[ball], cand, f)
+            if j is not None:
+                f.assigned[ball] = j
+                f.used[j] = True
+
+    def _pick_unique(self, ball: str, s: Slot, cand: np.ndarray, f: UpdateStep) -> int | None:
+        """Which of the detections ``cand`` (indices into ``f.det``) of its colour the unique
+        ball ``ball`` is this frame, or None."""
+        cfg, det, frame = self.cfg, f.det, f.frame
+        lost = frame - s.last_frame > cfg.relocate_frames
+        if lost and self._resumes(s, det.mm[cand], frame):
+            lost = False  # the same ball going on after a moment unseen while it moved
+        first = s.emerge
+        out_of_hiding = self._emerges(s, det.mm[cand], frame) if lost else None
+        if out_of_hiding is not None and first is not None:
+            # struck while hidden (a player addressing it): followed from its place on
+            f.emerged[ball] = first
+            s.reloc, s.reloc_n = None, 0
+            return int(cand[out_of_hiding])
+        if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
+            return self._relocated(ball, s, cand, f)
+        pred = s.pos + s.vel * f.dt
+        d = np.linalg.norm(det.mm[cand] - pred, axis=1)
+        gate = self._gate(s, frame)
+        if self._resumes(s, det.mm[cand], frame):
+            gate = max(gate, cfg.resume_reach_mm)
+        if d.min() > gate:
+            return None
+        return int(cand[int(np.argmin(d))])
+
+    def _relocated(self, ball: str, s: Slot, cand: np.ndarray, f: UpdateStep) -> int | None:
+        """A unique ball unknown, off the table, or hidden for a while (a hand may have moved
+        it): the only ball of its colour is wherever that colour is seen standing still (a
+        hand or a sleeve of that colour moves; a ball put down stays). The detection it is,
+        or None while that is not yet sure."""
+        det = f.det
+        j = cand[int(np.argmax(det.conf[cand]))]
+        far = s.on_table and s.pos is not None and np.linalg.norm(det.mm[j] - s.pos) > 30.0
+        # a colour first seen after the start must also stand still a moment: a moving
+        # white's blur on the cloth can look green for a frame
+        late = s.pos is None and self.updates > 0
+        # a potted ball comes back by hand, standing still: the white anywhere (in
+        # hand), a colour only where the re-spotting rules put it
+        back = s.pos is not None and not s.on_table
+        if back and self.balls.is_colour(ball) and not self._respot_place(det.mm[j]):
+            return None
+        if (late or back) and self._taken(ball, det.mm[j]):
+            return None  # another ball stands there, its colour misread for a moment
+        if far or late or back:
+            if s.reloc is not None and np.linalg.norm(det.mm[j] - s.reloc) <= 10.0:
+                s.reloc_n += 1
             else:
-                pred = s.pos + s.vel * dt
-                d = np.linalg.norm(det.mm[cand] - pred, axis=1)
-                gate = self._gate(s, frame)
-                if self._resumes(s, det.mm[cand], frame):
-                    gate = max(gate, cfg.resume_reach_mm)
-                if d.min() > gate:
-                    continue
-                j = cand[int(np.argmin(d))]
-            assigned[ball] = j
-            used[j] = True
-        # reds: Hungarian on distance among red detections and red slots
-        red_slots = [b for b in SLOTS if B.is_red(b)]
-        red_det = np.nonzero((det.cls == CLASSES.index("red")) & ~used)[0]
-        if len(red_det):
-            known = [b for b in red_slots if self.slots[b].pos is not None and self.slots[b].on_table]
+                s.reloc, s.reloc_n = det.mm[j].copy(), 1
+            if s.reloc_n < self.cfg.relocate_frames:
+                return None
+            f.relocated.add(ball)
+        s.reloc, s.reloc_n = None, 0
+        return int(j)
+
+    def _match_groups(self, f: UpdateStep) -> None:
+        """The balls of a group that look alike (the reds): a minimum-cost assignment on
+        distance among the group's detections and slots; a detection left over starts a slot
+        not yet on the table."""
+        det = f.det
+        for look, group in self.groups.items():
+            found = np.nonzero((det.cls == CLASSES.index(look)) & ~f.used)[0]
+            if not len(found):
+                continue
+            known = [b for b in group if self.slots[b].pos is not None and self.slots[b].on_table]
             if known:
-                preds = np.array([self.slots[b].pos + self.slots[b].vel * dt for b in known])
-                cost = np.linalg.norm(preds[:, None, :] - det.mm[red_det][None, :, :], axis=2)
-                gates = np.array([self._gate(self.slots[b], frame) for b in known])
+                preds = np.array([self.slots[b].pos + self.slots[b].vel * f.dt for b in known])
+                cost = np.linalg.norm(preds[:, None, :] - det.mm[found][None, :, :], axis=2)
+                gates = np.array([self._gate(self.slots[b], f.frame) for b in known])
                 big = 1e6
                 c2 = np.where(cost <= gates[:, None], cost, big)
                 ri, ci = linear_sum_assignment(c2)
                 for a, b_ in zip(ri, ci, strict=True):
                     if c2[a, b_] < big:
-                        assigned[known[a]] = red_det[b_]
-                        used[red_det[b_]] = True
-            free = [b for b in red_slots if self.slots[b].pos is None]
-            for j in red_det:
-                if not used[j] and free:
+                        f.assigned[known[a]] = found[b_]
+                        f.used[found[b_]] = True
+            free = [b for b in group if self.slots[b].pos is None]
+            for j in found:
+                if not f.used[j] and free:
                     b = free.pop(0)
-                    assigned[b] = j
-                    used[j] = True
-        # a moving ball smeared by motion blur may lose its colour: follow it by position;
-        # so may a ball at rest the moment it is struck (it leaves its rest position blurred)
+                    f.assigned[b] = j
+                    f.used[j] = True
+
+    def _match_by_position(self, f: UpdateStep) -> None:
+        """A moving ball smeared by motion blur may lose its colour: follow it by position;
+        so may a ball at rest the moment it is struck (it leaves its rest position blurred)."""
+        det, cfg = f.det, self.cfg
         for ball, s in self.slots.items():
-            if ball in assigned or s.pos is None or not s.on_table:
+            if ball in f.assigned or s.pos is None or not s.on_table:
                 continue
-            free = np.nonzero(~used)[0]
+            free = np.nonzero(~f.used)[0]
             if not len(free):
                 break
             if not s.moving:
                 # a ball at rest takes a detection beside it only if that is not sure of being
                 # another colour (the struck cue ball's blur arriving, a pocket's shadow)
-                own = CLASSES.index("red" if B.is_red(ball) else ball)
+                own = CLASSES.index(self.balls.looks[ball])
                 free = free[(det.cls[free] == own) | (det.conf[free] < 0.9)]
                 if not len(free):
                     continue
-            pred = s.pos + s.vel * dt
+            pred = s.pos + s.vel * f.dt
             d = np.linalg.norm(det.mm[free] - pred, axis=1)
             j = int(np.argmin(d))
-            gate = (cfg.gate_jump_mm * 0.5 + np.linalg.norm(s.vel) * dt * 0.5 if s.moving
+            gate = (cfg.gate_jump_mm * 0.5 + np.linalg.norm(s.vel) * f.dt * 0.5 if s.moving
                     else 3.0 * self.table.ball_radius)
             if d[j] <= gate:
-                assigned[ball] = free[j]
-                used[free[j]] = True
-        pots: list[tuple[str, str, float]] = []
-        off: list[tuple[str, float, str]] = []
-        appeared: list[str] = []
-        # where each ball seen now went over the last few frames (mm, oldest first): what a
-        # ball that vanishes at rest may have been struck by
-        paths = {b: np.array([*self.slots[b].trail, det.mm[j]]) for b, j in assigned.items()
-                 if self.slots[b].trail}
-        for ball, s in self.slots.items():
-            if ball in assigned:
-                p = det.mm[assigned[ball]]
-                if (ball in relocated and s.on_table and s.potted_pocket is not None
-                        and (not s.vanished or self._on_spot(ball, p))):
-                    # it vanished at a pocket and is now seen standing elsewhere: it dropped
-                    # and was put back on its spot before the wait ran out (one that vanished
-                    # at a contact and stands elsewhere rolled there unseen, unless on its spot)
-                    if s.potted_pocket == OFF_TABLE:
-                        off.append((ball, s.potted_t, s.off_cushion or ""))
-                    else:
-                        pots.append((ball, s.potted_pocket, s.potted_t))
-                if s.on_table:
-                    s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
-                if not s.on_table or s.pos is None or ball in relocated:
-                    appeared.append(ball)
-                    s.appeared_frame = frame
-                    s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
-                    s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
-                    s.potted_pocket = None
-                elif not s.moving:
-                    # at rest: it stays put unless a detection leaves its rest position (by more
-                    # than the noise: a few mm, or 2.5 px where the view is coarse)
-                    jitter = cfg.rest_jitter_mm
-                    if len(det.mm_per_px):
-                        jitter = max(jitter, 2.5 * float(det.mm_per_px[assigned[ball]]))
-                    if ball in emerged:
-                        # out of hiding: from its place, through where it was first seen
-                        f1, p1 = emerged[ball]
-                        s.vel = (p - p1) / (dt * max(1, frame - f1))
-                        s.moving, s.still_frames = True, 0
-                        s.trail = [s.pos.copy(), p1.copy()]
-                        s.pos = p.copy()
-                    elif _length(p - s.pos) <= jitter:
-                        s.rest_sum += p
-                        s.rest_n += 1
-                        s.pos = s.rest_sum / s.rest_n
-                    else:
-                        steps = max(1, frame - s.last_frame)
-                        s.vel = (p - s.pos) / (dt * steps)
-                        s.moving, s.still_frames = True, 0
-                        s.pos = p.copy()
-                else:
-                    steps = max(1, frame - s.last_frame)
-                    v = (p - s.pos) / (dt * steps)
-                    if _length(v) < cfg.rest_speed_mm_s:
-                        s.still_frames += 1
-                    else:
-                        s.still_frames = 0
-                    s.vel = v
-                    s.pos = p.copy()
-                    if s.still_frames >= cfg.rest_frames:
-                        s.moving, s.vel = False, np.zeros(2)
-                        s.rest_sum, s.rest_n = p.copy(), 1
-                s.seen = True
-                s.emerge = None
-                s.last_frame = frame
-                s.uncertainty = 1.0
-                s.trail = [*s.trail[-2:], p.copy()]
+                f.assigned[ball] = free[j]
+                f.used[free[j]] = True
+
+    def _seen(self, ball: str, s: Slot, f: UpdateStep) -> None:
+        """Update the slot of ``ball``, seen this frame at its assigned detection."""
+        p = f.det.mm[f.assigned[ball]]
+        if (ball in f.relocated and s.on_table and s.potted_pocket is not None
+                and (not s.vanished or self._on_spot(ball, p))):
+            # it vanished at a pocket and is now seen standing elsewhere: it dropped
+            # and was put back on its spot before the wait ran out (one that vanished
+            # at a contact and stands elsewhere rolled there unseen, unless on its spot)
+            self._gone(ball, s, f)
+        if s.on_table:
+            s.potted_pocket, s.vanished = None, False  # seen again: it did not drop
+        if not s.on_table or s.pos is None or ball in f.relocated:
+            f.appeared.append(ball)
+            s.appeared_frame = f.frame
+            s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
+            s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
+            s.potted_pocket = None
+        elif not s.moving:
+            self._seen_at_rest(ball, s, p, f)
+        else:
+            steps = max(1, f.frame - s.last_frame)
+            v = (p - s.pos) / (f.dt * steps)
+            if _length(v) < self.cfg.rest_speed_mm_s:
+                s.still_frames += 1
             else:
-                if s.seen:
-                    s.lost_moving = s.moving
-                s.seen = False
-                if s.on_table and s.pos is not None:
-                    missing = frame - s.last_frame
-                    # where its motion took it: two frames at most (a ball unseen longer is
-                    # hidden or gone, and its last speed says nothing of where)
-                    pocket, dist = self._pocket_on_path(s.pos, s.pos + s.vel * dt * min(missing, 2))
-                    leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
-                               and s.potted_pocket is None else None)
-                    if leaving is not None and not self._barely_moved(s):
-                        # vanished at a cushion it was heading at fast, where no pocket is (it
-                        # could not have dropped before meeting the cushion): it may have
-                        # jumped it; off the table if it stays gone and its place bare
-                        s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
-                        s.vanished, s.off_cushion = True, leaving
-                    elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
-                          and self._path_into(s, pocket, frame)):
-                        # vanished near a pocket while moving: a pot, once it stays gone
-                        s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
-                    elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
-                        struck = self._struck_towards(ball, s.pos, paths)
-                        if struck is not None:
-                            # gone the moment a moving ball reached it: struck too hard to see
-                            # (into a pocket, or over a cushion it was sent at)
-                            s.potted_t = s.last_frame / self.fps + dt / 2
-                            s.vanished, s.moving = True, True
-                            s.potted_pocket, s.off_cushion = struck
-                    wait = cfg.pot_confirm_s
-                    if s.vanished:
-                        wait = max(wait, cfg.vanish_confirm_s)
-                    if s.vanished and missing * dt >= 3 * wait and (
-                            not self._bare(det, s.pos) or self._all_reds_seen(ball, det)):
-                        # its place stayed covered: it is hidden there, not potted; or as many
-                        # reds are seen as there are: it rolled on unseen in a cluster
-                        s.potted_pocket, s.vanished, s.moving = None, False, False
-                    if (s.potted_pocket is not None and missing * dt >= wait
-                            and (not s.vanished or (self._bare(det, s.pos)
-                                                    and not self._all_reds_seen(ball, det)))):
-                        s.on_table, s.vanished = False, False
-                        if s.potted_pocket == OFF_TABLE:
-                            off.append((ball, s.potted_t, s.off_cushion or ""))
-                        else:
-                            pots.append((ball, s.potted_pocket, s.potted_t))
-                        s.moving = False
-                        s.vel = np.zeros(2)
-                    elif s.potted_pocket is None and missing > 2:
-                        s.moving = False
-                        s.vel = np.zeros(2)
-                    s.uncertainty = min(100.0, s.uncertainty + 5.0)
+                s.still_frames = 0
+            s.vel = v
+            s.pos = p.copy()
+            if s.still_frames >= self.cfg.rest_frames:
+                s.moving, s.vel = False, np.zeros(2)
+                s.rest_sum, s.rest_n = p.copy(), 1
+        s.seen = True
+        s.emerge = None
+        s.last_frame = f.frame
+        s.uncertainty = 1.0
+        s.trail = [*s.trail[-2:], p.copy()]
+
+    def _seen_at_rest(self, ball: str, s: Slot, p: np.ndarray, f: UpdateStep) -> None:
+        """A ball at rest seen at ``p`` (mm): it stays put unless the detection leaves its
+        rest position (by more than the noise: a few mm, or 2.5 px where the view is
+        coarse)."""
+        jitter = self.cfg.rest_jitter_mm
+        if len(f.det.mm_per_px):
+            jitter = max(jitter, 2.5 * float(f.det.mm_per_px[f.assigned[ball]]))
+        if ball in f.emerged:
+            # out of hiding: from its place, through where it was first seen
+            f1, p1 = f.emerged[ball]
+            s.vel = (p - p1) / (f.dt * max(1, f.frame - f1))
+            s.moving, s.still_frames = True, 0
+            s.trail = [s.pos.copy(), p1.copy()]
+            s.pos = p.copy()
+        elif _length(p - s.pos) <= jitter:
+            s.rest_sum += p
+            s.rest_n += 1
+            s.pos = s.rest_sum / s.rest_n
+        else:
+            steps = max(1, f.frame - s.last_frame)
+            s.vel = (p - s.pos) / (f.dt * steps)
+            s.moving, s.still_frames = True, 0
+            s.pos = p.copy()
+
+    def _gone(self, ball: str, s: Slot, f: UpdateStep) -> None:
+        """Record that ``ball`` left the table (potted, or off over a cushion)."""
+        if s.potted_pocket == OFF_TABLE:
+            f.off.append((ball, s.potted_t, s.off_cushion or ""))
+        else:
+            f.pots.append((ball, s.potted_pocket, s.potted_t))
+
+    def _unseen(self, ball: str, s: Slot, f: UpdateStep) -> None:
+        """Update the slot of ``ball``, not seen this frame: why it vanished (a pot, a jump
+        over a cushion, struck too hard to see) and whether it has gone for good."""
+        if s.seen:
+            s.lost_moving = s.moving
+        s.seen = False
+        if not s.on_table or s.pos is None:
+            return
+        cfg, det, dt = self.cfg, f.det, f.dt
+        missing = f.frame - s.last_frame
+        self._why_vanished(ball, s, missing, f)
+        wait = cfg.pot_confirm_s
+        if s.vanished:
+            wait = max(wait, cfg.vanish_confirm_s)
+        if s.vanished and missing * dt >= 3 * wait and (
+                not self._bare(det, s.pos) or self._all_reds_seen(ball, det)):
+            # its place stayed covered: it is hidden there, not potted; or as many
+            # reds are seen as there are: it rolled on unseen in a cluster
+            s.potted_pocket, s.vanished, s.moving = None, False, False
+        if (s.potted_pocket is not None and missing * dt >= wait
+                and (not s.vanished or (self._bare(det, s.pos)
+                                        and not self._all_reds_seen(ball, det)))):
+            s.on_table, s.vanished = False, False
+            self._gone(ball, s, f)
+            s.moving = False
+            s.vel = np.zeros(2)
+        elif s.potted_pocket is None and missing > 2:
+            s.moving = False
+            s.vel = np.zeros(2)
+        s.uncertainty = min(100.0, s.uncertainty + 5.0)
+
+    def _why_vanished(self, ball: str, s: Slot, missing: int, f: UpdateStep) -> None:
+        """For a ball on the table unseen for ``missing`` frames: mark it pending off the
+        table, pending a pot, or struck out of sight, when its last motion says so."""
+        cfg, dt = self.cfg, f.dt
+        # where its motion took it: two frames at most (a ball unseen longer is
+        # hidden or gone, and its last speed says nothing of where)
+        pocket, dist = self._pocket_on_path(s.pos, s.pos + s.vel * dt * min(missing, 2))
+        leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
+                   and s.potted_pocket is None else None)
+        if leaving is not None and not self._barely_moved(s):
+            # vanished at a cushion it was heading at fast, where no pocket is (it
+            # could not have dropped before meeting the cushion): it may have
+            # jumped it; off the table if it stays gone and its place bare
+            s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
+            s.vanished, s.off_cushion = True, leaving
+        elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
+              and self._path_into(s, pocket, f.frame)):
+            # vanished near a pocket while moving: a pot, once it stays gone
+            s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
+        elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
+            struck = self._struck_towards(ball, s.pos, f.paths)
+            if struck is not None:
+                # gone the moment a moving ball reached it: struck too hard to see
+                # (into a pocket, or over a cushion it was sent at)
+                s.potted_t = s.last_frame / self.fps + dt / 2
+                s.vanished, s.moving = True, True
+                s.potted_pocket, s.off_cushion = struck
+
+    def _state(self, f: UpdateStep) -> TableState:
+        """The frame's :class:`TableState` once every slot is updated."""
+        frame, dt = f.frame, f.dt
         pos = {b: (float(s.pos[0]), float(s.pos[1])) for b, s in self.slots.items()
                if s.on_table and s.pos is not None}
         for b, s in self.slots.items():
@@ -641,8 +570,9 @@ class Tracker:
                    if s.on_table and s.moving and not s.seen and not s.vanished
                    and s.potted_pocket not in (None, OFF_TABLE) and s.potted_t is not None]
         self.updates += 1
-        out = {b: (f1 / self.fps, (float(p1[0]), float(p1[1]))) for b, (f1, p1) in emerged.items()}
-        return TableState(frame, t, pos, moving, visible, pots, appeared, off, pending, out)
+        out = {b: (f1 / self.fps, (float(p1[0]), float(p1[1]))) for b, (f1, p1) in f.emerged.items()}
+        return TableState(frame, frame / self.fps, pos, moving, visible, f.pots, f.appeared, f.off,
+                          pending, out)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

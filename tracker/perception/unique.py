@@ -6,7 +6,7 @@ white and each colour from the detections of that class; when two claim the same
 one that loses is lost to it, and a ball the game says must be somewhere (the cue ball) is
 not found. :func:`settle_unique_classes` settles such contests the way the game does: among
 the contested detections, by a minimum-cost assignment to the contested class, the unique
-classes nobody claims, the reds and "not a ball" (:func:`tracker.perception.detect.
+classes nobody claims, the reds and "not a ball" (:func:`tracker.perception.constraint.
 constrained_classes` on the whole frame does the same for still pictures). Frames without a
 contest are left exactly as they are.
 """
@@ -16,27 +16,26 @@ from __future__ import annotations
 import numpy as np
 from scipy.optimize import linear_sum_assignment
 
-from tracker.perception.detect import CAPACITY, CLASSES, BallDetections
+from tracker.perception.constraint import CAPACITY, REJECT_COST, SURE_CONF
+from tracker.perception.detections import CLASSES, BallDetections
 
-#: Cost (on the scale of :meth:`tracker.perception.detect.BallDetector.class_cost`) of
-#: calling a contested detection no ball at all (a cuff, a hand, a fitting).
-REJECT_COST = 0.25
-#: The confidence given to a detection the constraint moved to another class: as sure as the
-#: tracker needs (its ``min_class_conf``), since the game, not the colour alone, says it.
-SETTLED_CONF = 0.5
+#: The confidence given to a detection the constraint moved to another class
+#: (:data:`tracker.perception.constraint.SURE_CONF`).
+SETTLED_CONF = SURE_CONF
 
 
-def settle_unique_classes(det: BallDetections, cost: np.ndarray,
-                          min_conf: float = 0.5) -> BallDetections:
+def settle_unique_classes(det: BallDetections, cost: np.ndarray, min_conf: float = SURE_CONF,
+                          cap: dict[str, int] = CAPACITY) -> BallDetections:
     """``det`` with every contest for a unique class (the white, a colour claimed by two or
     more detections at ``min_conf`` or more) settled; ``cost``: (N, 8) class costs
     (:meth:`~tracker.perception.detect.BallDetector.class_cost`). Losers become reds when
     that is cheap, else keep their class with confidence 0 (the tracker then ignores them
-    for the white and the colours)."""
+    for the white and the colours). ``cap``: balls per class
+    (:func:`tracker.perception.constraint.capacity`)."""
     if not len(det):
         return det
     sure = det.conf >= min_conf
-    unique = [k for k, name in enumerate(CLASSES) if CAPACITY[name] == 1]
+    unique = [k for k, name in enumerate(CLASSES) if cap[name] == 1]
     claims = {k: np.nonzero(sure & (det.cls == k))[0] for k in unique}
     contested_cls = [k for k in unique if len(claims[k]) > 1]
     if not contested_cls:
@@ -44,7 +43,7 @@ def settle_unique_classes(det: BallDetections, cost: np.ndarray,
     rows = np.concatenate([claims[k] for k in contested_cls])
     free = [k for k in unique if len(claims[k]) == 0]
     red = CLASSES.index("red")
-    n_red_free = max(0, CAPACITY["red"] - int(np.sum(sure & (det.cls == red))))
+    n_red_free = max(0, cap["red"] - int(np.sum(sure & (det.cls == red))))
     cols = [*contested_cls, *free, *[red] * min(n_red_free, len(rows))]
     big = np.concatenate([cost[rows][:, cols], np.full((len(rows), len(rows)), REJECT_COST)], axis=1)
     r_idx, c_idx = linear_sum_assignment(big)

@@ -1,0 +1,283 @@
+"""The ball detector's tunables: one frozen, documented parameters object per stage, bundled
+in :class:`DetectorParams` (as :class:`tracker.rules.options.RuleOptions` is for the referee).
+
+Every value here was measured, not tuned on the footage being judged; each field says on what.
+A detector takes its bundle at construction (``BallDetector(cal, params=...)``); one made
+without takes :data:`DEFAULT` as it is then (a test may put another bundle there).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class ForegroundParams:
+    """What is not cloth (:mod:`tracker.perception.cloth`).
+
+    Attributes:
+        chroma: a pixel whose chroma (|a - a_cloth| + |b - b_cloth| in 8-bit Lab) exceeds this
+            is not cloth.
+        dark: a pixel darker than this fraction of the cloth's lightness is not cloth (the
+            black ball).
+        bright: a pixel brighter than the cloth's lightness by this (8-bit Lab) is not cloth.
+        glyph_light_share: a blob that the foreground's opening erased is kept whole when it
+            is small and compact (a ball close to the cloth's colour shows only scattered
+            parts), unless at least this share of it is far brighter or darker than the cloth
+            and it spans at least ``glyph_min_extent`` times the opening's disc: a ball that
+            bright or dark and that big holds the disc, and so stands the opening; such a blob
+            is thin strokes (the figures of a score bar laid over the table, each smaller than
+            a ball: harder world, overhead 5).
+        glyph_min_extent: see ``glyph_light_share``.
+    """
+
+    chroma: float = 22
+    dark: float = 0.45
+    bright: float = 60
+    glyph_light_share: float = 0.5
+    glyph_min_extent: float = 1.2
+
+
+@dataclass(frozen=True)
+class FixtureParams:
+    """Which dark patches in a pocket's zone are the pocket's (:func:`tracker.perception.
+    cloth.pocket_parts`).
+
+    A dark greyish patch in a pocket's zone that lies wholly on the calibrated bed is the
+    pocket's (a sliver of its hole or of the shadow under its rim, where the calibrated bed
+    takes the pocket in), masked as fixture, when no disc of ``min_ball_core_radii`` local
+    ball radii fits in it and either it keeps within ``edge_reach_radii`` of the bed's edge or
+    less than ``ball_rim_share`` of its outline borders other non-cloth: a ball's dark part
+    too thin to hold a ball's core (its shaded side, the contact shadow between touching
+    balls) lies against that ball's lit part or the ball it touches, and reaches further in
+    from the cushion than a ball's radius, where the dark face of a cushion that the
+    calibrated bed takes in hugs the bed's edge and borders the rest of that face.
+    Measured at the working scale (1 px round the patch): the 9-ball clearance's near corner
+    pocket, two slivers of 0.08 and 0.12 radii bordering 0 % and 14 % other non-cloth; lab
+    still 15's black 0.42 radii; the contact shadows and shaded sides in the jaws of
+    without_halo 1.png and 2.png 0.18-0.30 radii bordering 45-85 %, the nearest of those
+    bordering a third or more 1.19 radii in from the bed's edge; the cushion faces beside the
+    corner pockets of the synthetic overhead view (the bench's seed 7) 0.27 radii thick, 0.8
+    radii in from the edge, bordering 56-76 %.
+    """
+
+    min_ball_core_radii: float = 0.3
+    ball_rim_share: float = 1 / 3
+    edge_reach_radii: float = 1.0
+
+
+@dataclass(frozen=True)
+class FaintParams:
+    """The search for balls close to the cloth's colour (:mod:`tracker.perception.faint`).
+
+    A ball whose colour is close to the cloth's (a green on a blue-green or green cloth) is
+    found as a ball-sized disc (about 0.7 radii) whose mean difference from the cloth, in
+    lightness relative to the cloth's (per ``lightness``) plus chroma (per ``chroma``, 8-bit
+    Lab), reaches ``score``, away from everything the ordinary mask found. Bare cloth, its
+    nap, the lamps' fall-off and sensor noise reach about 0.1 in lightness and 8 in chroma on
+    such a disc (measured on the harder synthetic world's draws); such balls 0.15-0.8 and 9-21.
+
+    Attributes:
+        enabled: search for them at all.
+    """
+
+    lightness: float = 0.12
+    chroma: float = 12.0
+    score: float = 2.0
+    enabled: bool = True
+
+
+@dataclass(frozen=True)
+class CandidateParams:
+    """Where balls may be (:mod:`tracker.perception.candidates`).
+
+    Attributes:
+        uncovered_min_radii: a part of a blob of touching balls that the found circles (discs
+            of a radius) leave uncovered is one more ball when a disc of this many radii fits
+            in it (a ball with a bite taken out where it touches another holds about 0.8
+            radii; a shadow's crescent or a sliver between circles much less).
+    """
+
+    uncovered_min_radii: float = 0.7
+
+
+@dataclass(frozen=True)
+class RefineParams:
+    """Sub-pixel centres and the disc fit (:mod:`tracker.perception.refine`).
+
+    A ball's centre is the centroid of its pixels' difference from the cloth. That centroid
+    is the ball's only when the ball makes most of the difference: where the weights within
+    1.15 radii of it add up to less than ``low_contrast_share`` of that disc, the ball is
+    nearly the cloth's colour (a green on a blue-green cloth) and its grey shadow pulls the
+    centroid toward it; once its colour is judged, such a ball is placed by fitting a disc of
+    its radius to its colour instead: the disc, within ``disc_fit_reach_radii`` of the
+    centroid, whose pixels are most like that colour rather than the local cloth, each
+    pixel's vote clipped to ``disc_fit_clip`` (squared feature distance) so a highlight or a
+    shadow counts no more than a pixel of plain cloth. Measured on the lab stills (every ball
+    found within a radius of its label): the greens' shares 0.07-0.60, every other colour's
+    0.68 or more; the 14 labelled greens of with_halo_2 lay 0.23 radii from their labels
+    (median; at most 0.78, counted as not found) by the centroid, 0.06 (at most 0.14) by the
+    disc.
+    """
+
+    low_contrast_share: float = 0.6
+    disc_fit_reach_radii: float = 0.7
+    disc_fit_clip: float = 0.3
+
+
+@dataclass(frozen=True)
+class ColourParams:
+    """Colour features and the colour judge (:mod:`tracker.perception.colour`,
+    :class:`tracker.perception.judge.ColourJudge`).
+
+    Attributes:
+        clipped_level: a ball's colour is the median over its centre's disc of the pixels no
+            channel of which reaches this (8-bit): a core blown out by the lamps is white
+            whatever the ball (a pink under a canopy of lamps read as a second cue ball:
+            harder world, overhead 5; its rim is pink).
+        min_unclipped_share: when fewer than this share of the disc's pixels are left, that
+            share of its least bright pixels (brightest channel) counts: the ball's colour
+            where the lamps blow out least.
+        cluster_max_cost: a circle found inside a bigger blob (or a faint disc) is a ball only
+            if its colour is within this squared feature distance of a learned class (a
+            player's hair or shirt has circles too).
+        missing_max_cost: a unique colour missing from a still is the disc of 0.6 radii
+            nearest its prototype when that disc's mean cost is under this.
+    """
+
+    clipped_level: int = 250
+    min_unclipped_share: float = 0.3
+    cluster_max_cost: float = 0.15
+    missing_max_cost: float = 0.15
+
+
+@dataclass(frozen=True)
+class LearnedParams:
+    """The learned judge (:class:`tracker.perception.judge.LearnedJudge`) and its highlight
+    search (:mod:`tracker.perception.highlights`).
+
+    Attributes:
+        min_sep: two detections closer than this many local radii on screen are one ball (the
+            more ball-like stays): touching balls one behind the other in a TV view stand
+            about 1.1 radii apart on screen, and the classifier answers "ball" only within
+            about half a radius of a centre.
+        cost_scale: a class's cost is this times -log(probability): a detection below about
+            4 % for every free class is left unlabelled by the game's constraint.
+        highlight_contrast: in a blob of several balls, a lit ball shows one specular
+            highlight (the lamps' reflection, on its top half in every view): a bright spot
+            this much (8-bit grey) over its surroundings (a top-hat of 0.8 radii) and at least
+            ``highlight_min_grey`` bright marks a ball; each one proposes a centre (touching
+            reds in a real TV pack, 8-10 px across, show no sharp circle, but each shows its
+            highlight).
+        highlight_min_grey: see ``highlight_contrast``.
+        highlight_min_sep_radii: two highlights closer than this many radii are one (the bars
+            of one window-shaped reflection); farther apart, two balls.
+        highlight_drop_radii: where a ball's centre lies below its highlight on screen, in
+            local radii, when no isolated ball of the frame says (the median over the frame's
+            single balls is used when there are some).
+        missing_min_prob: a unique colour missing from a still is looked for at the small
+            non-cloth spots the candidates pass over; the network must give the spot at least
+            this probability of being that colour.
+        unique_twin_radii: two detections of the same unique colour (white, a colour) closer
+            than this many local radii on screen are one ball and its shadow.
+        white_bonus: the cue ball's place is filled first under the game's constraint (cost
+            units): a cream-lit cue ball the network finds as likely the yellow is still the
+            white when no other ball is.
+        unique_hold_prob: a detection at least this sure of a unique colour holds it: no other
+            detection of the frame is that colour.
+        streak_white_prob: with no white in a frame, a candidate the network refuses is the
+            white when the colour prototypes give it at least this probability of being the
+            white (a real cue ball struck hard: a long faint streak).
+        grid_max_none: a point the blob search adds is a ball only when the network's "not a
+            ball" is under this: the shadowed gap under two touching balls of a real TV pack
+            reads 0.4-0.6 "not a ball" and the rest spread over the colours (a false black), a
+            ball the search rightly adds under 0.15.
+        search_blobs: also search blobs of several balls for balls the candidates missed.
+    """
+
+    min_sep: float = 1.0
+    cost_scale: float = 0.08
+    highlight_contrast: float = 90
+    highlight_min_grey: float = 140
+    highlight_min_sep_radii: float = 0.7
+    highlight_drop_radii: float = 0.55
+    missing_min_prob: float = 0.6
+    unique_twin_radii: float = 1.6
+    white_bonus: float = 0.2
+    unique_hold_prob: float = 0.9
+    streak_white_prob: float = 0.8
+    grid_max_none: float = 0.25
+    search_blobs: bool = True
+
+
+@dataclass(frozen=True)
+class GateParams:
+    """The change gate (:class:`tracker.perception.change.ChangeGatedDetector`): detection work
+    in proportion to what changes on the table. Not part of :class:`DetectorParams`: the
+    gate wraps a detector.
+
+    Attributes:
+        level: a quarter-resolution pixel whose largest colour-channel difference from the
+            reference exceeds this (8-bit levels) has changed (H.264 noise on a still table
+            stays below about 8; a ball shifted by 2 px at 1080p changes its rim by 20-60).
+            Not the cadence's ``CadenceParams.repeat_level`` (12, :mod:`tracker.cadence`): that compares grey
+            levels of two successive frames at 640 x 360, where a repeat must read as no
+            change at all; this compares each colour channel with the reference, where noise
+            and slow light drift build up.
+        min_pixels: fewer changed quarter-resolution pixels than this in the table: nothing
+            moved.
+        box_margin_r: boxes are grown by this many ball radii around the changed pixels.
+        inner_r: a box's inner part (where its new detections are taken) stands this many
+            ball radii inside its edges (except at the frame's edges).
+        grow_r: a box whose foreground runs off its edge is grown by this many ball radii on
+            that side, twice as far at each further growth (a cue or an arm laid along the
+            table runs on for 20-50 radii: reached in a few growths, each of which finds the
+            box's foreground again) ...
+        max_grow: ... at most this many times (3 + 6 + 12 + 24 = 45 radii), then the whole
+            frame is searched.
+        full_share: when the boxes cover more than this share of the frame, the whole frame
+            is searched.
+        full_every_s: the whole frame is searched at least this often, seconds.
+        cell: changed pixels are grouped into boxes on a grid of this many quarter-resolution
+            pixels.
+        same_ball_r: two detections closer than this many local radii (one new, one kept) are
+            one ball.
+        full_margin_r: a full search looks only at the table's bounding box and this many (of
+            the frame's largest) ball radii round it. Foreground lies only in the table region
+            (the bed grown by a radius), so a ball's centre stands at least a radius inside
+            the box, and the searches round it reach less far than this margin beyond the
+            region: the faint-ball search's peak window 3 radii round a peak (peaks lie a
+            radius inside the region at least), the circle search of a cluster one radius
+            round its blob, the centre refinement 1.5 radii round a centre. The detections are
+            the whole frame's (to float rounding) at about 94 % of the cost from overhead and
+            75-80 % from the TV camera (a full search: 24 and 25 ms at 1080p before).
+    """
+
+    level: int = 18
+    min_pixels: int = 1
+    box_margin_r: float = 2.5
+    inner_r: float = 1.2
+    grow_r: float = 3.0
+    max_grow: int = 4
+    full_share: float = 0.35
+    full_every_s: float = 4.0
+    cell: int = 4
+    same_ball_r: float = 1.2
+    full_margin_r: float = 2.5
+
+
+@dataclass(frozen=True)
+class DetectorParams:
+    """Every stage's tunables."""
+
+    foreground: ForegroundParams = field(default_factory=ForegroundParams)
+    fixtures: FixtureParams = field(default_factory=FixtureParams)
+    faint: FaintParams = field(default_factory=FaintParams)
+    candidates: CandidateParams = field(default_factory=CandidateParams)
+    refine: RefineParams = field(default_factory=RefineParams)
+    colour: ColourParams = field(default_factory=ColourParams)
+    learned: LearnedParams = field(default_factory=LearnedParams)
+
+
+#: The bundle a detector made without one takes.
+DEFAULT = DetectorParams()
