@@ -30,7 +30,7 @@ from tracker.perception.change import ChangeGatedDetector, gate_thumbnail, gate_
 from tracker.perception.cushions import CushionView
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
-from tracker.perception.learned import make_detector
+from tracker.perception.learned import make_detector, prepared_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
 from tracker.pipeline.referee import Referee
@@ -252,9 +252,7 @@ class RefereeRun(Referee):
         shows the whole table): detect with it from this frame on. Positions stay in table
         millimetres, so the tracks go on."""
         self.calibration = cal
-        self.detector = make_detector(cal, self.detector_kind, working_scale(cal))
-        self.detector.learn_cloth(image)
-        self.detector.learn_colours([image])
+        self.detector = prepared_detector(cal, image, self.detector_kind, working_scale(cal))
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
             self.cadence.mask = table_mask(cal)
