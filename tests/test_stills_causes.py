@@ -349,7 +349,7 @@ def test_a_blur_streak_is_one_candidate_outside_any_cluster(monkeypatch):
 
 def test_a_ball_of_the_cloths_colour_is_placed_by_its_colour_not_its_shadow():
     """A green on a cloth of nearly its colour with a dark grey shadow cast beside it (a lamp
-    off to one side, as over the lab stills; the renderer draws contact shadows only, so the
+    off to one side, as over the lab stills; the stock renderer draws contact shadows only, so the
     shadow is painted): the ball hardly differs from the cloth (its share of the difference
     under RefineParams.low_contrast_share), and the disc of its colour, not the centroid of the
     difference, is the ball (main before this fix: 0.16 radii off, toward the shadow; the
