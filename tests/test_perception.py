@@ -57,18 +57,23 @@ def test_process_errors_are_clear(tmp_path, capsys):
 
 
 def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
+    """Broken: the chroma a foreground pixel needs to stand out of the cloth
+    (``detect.FG_CHROMA``) 22 -> 90. Most balls then fall to the faint-ball search, which finds
+    them all but places them worse: measured on the gate's two overhead clips (1477 balls at
+    rest), position error median 0.842 -> 0.859 mm, p95 2.240 -> 2.710 mm. The gate catches
+    it on the p95 (tolerance 0.3 mm: the run-to-run spread plus a margin of an eighth of the
+    figure); the median's 0.017 mm is within its margin. Only the detection metrics are
+    computed (the calls of the clips are not). With the p95's tolerance before issue 30
+    (0.8 mm) the test fails: nothing regresses."""
     from tracker import evaluate
     from tracker.perception import detect
 
     ref = json.loads(evaluate.REFERENCE.read_text())
-    perception_ref = {k: v for k, v in ref.items()
-                      if k.startswith("perception.") and not k.startswith("perception.broadcast.")}
-    good = evaluate.perception_metrics()
-    assert evaluate.compare(good, perception_ref) == []
-    # no ball stands out of the cloth by chroma: a third of them are lost (at 90, most were,
-    # but the faint-ball search finds them and, since the disc fit of balls hardly differing
-    # from the cloth, places them well enough that no figure regresses)
-    monkeypatch.setattr(detect, "FG_CHROMA", 150)
-    broken = evaluate.perception_metrics()
-    regressions = evaluate.compare(broken, perception_ref)
-    assert regressions and all(r.startswith("perception.") for r in regressions)
+    good = evaluate.detection_metrics()
+    detection_ref = {k: v for k, v in ref.items() if k in good}
+    assert len(detection_ref) == len(good)
+    assert evaluate.compare(good, detection_ref) == []
+    monkeypatch.setattr(detect, "FG_CHROMA", 90)
+    broken = evaluate.detection_metrics()
+    regressions = evaluate.compare(broken, detection_ref)
+    assert [r.split(":")[0] for r in regressions] == ["perception.position_mm_p95"], regressions

@@ -96,7 +96,9 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
         mm_err: list[float] = []
         det_err: list[float] = []
         misses: list[str] = []
+        per_image: list[dict[str, Any]] = []  # per image, for figures per split of the footage
         for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
+            before = (balls, found, colour_right, len(det_err))
             det = make_detector(cal, detector, scale=1.0)
             det.learn_cloth(img)
             det.learn_colours([im for j, im in enumerate(imgs) if j != i])
@@ -127,6 +129,10 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
                         misses.append(f"{case['image'].split('/')[-1]} {b['type'].lower()} read as "
                                       f"{CLASSES[d.cls[j]]}")
             extra += len(d) - len(used)
+            per_image.append({"image": f"overhead-lab-snooker/{folder}/{case['image'].split('/')[-1]}",
+                              "balls": balls - before[0], "found": found - before[1],
+                              "colour_right": colour_right - before[2] if coloured else None,
+                              "detection_mm": det_err[before[3]:]})
         out[folder] = {
             "images": len(imgs), "calibrated": len(cals[folder]), "balls": balls, "found": found,
             "colour_right": colour_right if coloured else None, "extra_detections": extra,
@@ -136,6 +142,7 @@ def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_
             "detection_mm_median": float(np.median(det_err)) if det_err else None,
             "detection_mm_p95": float(np.percentile(det_err, 95)) if det_err else None,
             "calibration_fit_mm": cal.fit_error_mm["median"], "misses": misses,
+            "per_image": per_image,
         }
     return out
 

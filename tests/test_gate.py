@@ -1,0 +1,143 @@
+"""The regression gate (``snooker-tracker eval --fast``) catches a plausible break of each stage
+at today's strength (issue 30).
+
+Each test breaks one thing (one tunable or function, monkeypatched as it is named on main),
+computes only the metrics of that stage, and checks that :func:`tracker.evaluate.compare`,
+against the committed references (``bench/reference-metrics.json``), names a regression in that
+stage's metrics and in no other metric. The unbroken figures are checked against the same
+references by ``eval --fast`` itself, in the same CI run (scripts/test.sh); the cheap stages
+check them here too.
+
+Each docstring says what is broken and shows that the test fails when the gate is loosened:
+the tolerance it names was set back to its value before issue 30 and the test run again
+(it failed), then restored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import json
+
+import pytest
+
+from tracker import evaluate
+
+
+def reference() -> dict:
+    return json.loads(evaluate.REFERENCE.read_text())
+
+
+def regressions_of(stage: dict[str, float]) -> list[str]:
+    """The gate's regressions when ``stage``'s metrics are measured and every other metric is
+    at its reference (the stages not computed here)."""
+    ref = reference()
+    rest = {k: v["value"] for k, v in ref.items() if k not in stage}
+    return evaluate.compare({**rest, **stage}, ref)
+
+
+def assert_caught_only_in(stage: dict[str, float], prefix: str) -> list[str]:
+    found = regressions_of(stage)
+    assert found, f"the gate did not notice: {stage}"
+    assert all(line.startswith(prefix) for line in found), found
+    return found
+
+
+def test_every_count_and_share_in_the_gate_fails_one_unit_worse():
+    """For every count (balls, strokes, pots, colour errors, wrong scores) and every share of a
+    counted set in the references, one unit worse (one ball, stroke, clip or log) is a
+    regression, and the references themselves pass. Fails with the tolerances before issue 30
+    (``real.lab_found_fraction`` had 0.02, about four balls of 176 unnoticed)."""
+    ref = reference()
+    values = {k: v["value"] for k, v in ref.items()}
+    assert evaluate.compare(values, ref) == []
+    checked = 0
+    for name, row in ref.items():
+        if row["better"] == "same":
+            continue
+        step, _, discrete = evaluate._step(name, values)
+        if not discrete:
+            continue
+        worse = row["value"] + step if row["better"] == "lower" else row["value"] - step
+        if row["better"] == "higher" and worse < 0:
+            continue  # nothing left to lose
+        found = evaluate.compare({**values, name: worse}, ref)
+        assert [line.split(":")[0] for line in found] == [name], (name, found)
+        checked += 1
+    assert checked >= 15
+
+
+def test_calibration_break_is_caught(monkeypatch):
+    """Broken: the radial-distortion fit's truncation of a cushion edge point's residual
+    (``calibration.finder.RADIAL_TRUNCATE_PX``) 1 px -> 4 px, so points off the cushion bend
+    the lens. Measured: TV view corner error 0.22 -> 0.41 px, ball p95 0.79 -> 1.36 mm; the
+    overhead view (no distortion fitted) unchanged. With the tolerances before issue 30
+    (reference 0.458 px + 0.3, 1.67 mm + 1.5) the test fails: nothing regresses."""
+    import calibration.finder as finder
+
+    assert evaluate.compare(evaluate.calibration_metrics(),
+                            {k: v for k, v in reference().items() if k.startswith("calibration.")}) == []
+    monkeypatch.setattr(finder, "RADIAL_TRUNCATE_PX", 4.0)
+    found = assert_caught_only_in(evaluate.calibration_metrics(), "calibration.broadcast.")
+    assert any("corner_px_median" in line for line in found)
+
+
+def test_referee_break_is_caught(monkeypatch):
+    """Broken: the snooker penalty's minimum (``tracker.rules.fouls.penalty``'s ``minimum``) 4
+    -> 3, as the referee of the sample logs reads it. Measured: 2 of the 4 sample logs end on
+    a wrong score. Fails with the tolerance of ``referee.sample_scores_wrong`` loosened to 2."""
+    import tracker.rules.fouls as fouls
+    import tracker.rules.snooker as snooker
+
+    assert evaluate.compare(evaluate.replay_metrics(), reference()) == []
+    monkeypatch.setattr(snooker, "penalty", functools.partial(fouls.penalty, minimum=3))
+    assert_caught_only_in(evaluate.replay_metrics(), "referee.sample_scores_wrong")
+
+
+#: The clip the tracking and stroke tests process (the shorter of the gate's two overhead clips).
+CLIP = "overhead_free_ball"
+
+
+def counts_on_one_clip() -> dict[str, float]:
+    """The call counts of :func:`tracker.evaluate.call_metrics` on :data:`CLIP` alone. The gate
+    sums each count over its two clips, so its figure is at least this clip's: a count that
+    regresses here regresses in the gate."""
+    c = evaluate.call_outcome(CLIP)
+    return {"perception.pots_missed": float(c["pots_truth"] - c["pots_right_pocket"]),
+            "perception.false_pots": float(c["false_pots"]),
+            "perception.strokes_wrong": float(abs(c["strokes_found"] - c["strokes_truth"])),
+            "perception.first_contact_wrong": float(c["strokes_truth"] - c["first_contact_right"])}
+
+
+@pytest.fixture(scope="module")
+def unbroken_counts() -> dict[str, float]:
+    return counts_on_one_clip()
+
+
+def test_the_unbroken_clip_is_within_the_gate(unbroken_counts):
+    """The baseline of the two tests below: today's calls on the clip raise no regression."""
+    assert regressions_of(unbroken_counts) == []
+
+
+def test_tracking_break_is_caught(monkeypatch, unbroken_counts):
+    """Broken: the tracker's fastest believable ball (``TrackerConfig.max_speed_mm_s``) 7000 ->
+    2000 mm/s, so a ball struck hard is lost. Measured on the clip: see the module's figures in
+    the commit. Fails with the tolerances of the call counts loosened to 1 (one stroke)."""
+    from tracker.perception import track
+
+    init = track.Tracker.__init__
+
+    def slow(self, table, fps, config=None):
+        init(self, table, fps, dataclasses.replace(config or track.TrackerConfig(), max_speed_mm_s=2000.0))
+
+    monkeypatch.setattr(track.Tracker, "__init__", slow)
+    assert_caught_only_in(counts_on_one_clip(), "perception.")
+
+
+def test_stroke_detection_break_is_caught(monkeypatch, unbroken_counts):
+    """Broken: the speed at which the white counts as struck (``events.STRIKE_SPEED_MM_S``)
+    350 -> 1500 mm/s. Fails with the tolerances of the call counts loosened to 1."""
+    from tracker.perception import events
+
+    monkeypatch.setattr(events, "STRIKE_SPEED_MM_S", 1500.0)
+    assert_caught_only_in(counts_on_one_clip(), "perception.")
