@@ -259,31 +259,18 @@ def _lab_split_figures(rows: list[dict[str, Any]], split: str) -> dict[str, floa
             "mm_median": float(np.median(errs)) if errs else float("nan")}
 
 
-def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]:
-    """The real-footage subset: both overhead lab sets and five broadcast clips (the one with
-    no pot, and the hard ones: a yellow dropping slowly into a middle pocket, two blacks struck
-    too hard to be seen, a score bar over the near cushion); empty when ``../shared/footage``
-    is absent. The lab figures are given for the whole set and for each split of the footage
-    (``.dev``, ``.test``: :mod:`tracker.footage_split`), with each split's ball count
-    (``_n``); the clips are given per split too (the five are all development clips)."""
-    from tracker.footage_eval import broadcast_clips, lab_stills
-    from tracker.footage_split import load_split, split_of
-
-    lab = lab_stills()
-    if lab is None:
-        return {}
+def lab_metrics(lab: dict[str, Any]) -> dict[str, float]:
+    """The gate's figures of the overhead lab stills (``lab_stills``' result): with_halo_2's
+    balls found with the right colour, without_halo's balls found and their detection error
+    (mm, median), for the whole set and for each split of the footage (``.dev``, ``.test``:
+    :mod:`tracker.footage_split`), with each one's ball count (``_n``)."""
     h, w = lab["with_halo_2"], lab["without_halo"]
-    cl = broadcast_clips(clips=list(clips))
     out = {
         "real.lab_coloured_found_right_fraction": h["colour_right"] / h["balls"],
         "real.lab_found_fraction": w["found"] / w["balls"],
         "real.lab_detection_mm_median": w["detection_mm_median"],
-        "real.clips_right_fraction": cl["right"] / cl["clips"],
-        "real.clips_clean_fraction": cl["clean"] / cl["clips"],
         "real.lab_coloured_balls_n": float(h["balls"]), "real.lab_balls_n": float(w["balls"]),
-        "real.clips_n": float(cl["clips"]),
     }
-    table = load_split()
     for split in ("dev", "test"):
         hs, ws = _lab_split_figures(h["per_image"], split), _lab_split_figures(w["per_image"], split)
         out[f"real.lab_coloured_found_right_fraction.{split}"] = hs["colour_right"] / max(hs["balls"], 1)
@@ -291,12 +278,39 @@ def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]
         out[f"real.lab_found_fraction.{split}"] = ws["found"] / max(ws["balls"], 1)
         out[f"real.lab_balls_n.{split}"] = ws["balls"]
         out[f"real.lab_detection_mm_median.{split}"] = ws["mm_median"]
+    return out
+
+
+def clip_metrics(cl: dict[str, Any]) -> dict[str, float]:
+    """The gate's figures of the broadcast clips (``broadcast_clips``' result): the share called
+    right and the share called cleanly, for all and for each split of the footage, with the
+    number of clips (``_n``)."""
+    from tracker.footage_split import load_split, split_of
+
+    out = {"real.clips_right_fraction": cl["right"] / cl["clips"],
+           "real.clips_clean_fraction": cl["clean"] / cl["clips"], "real.clips_n": float(cl["clips"])}
+    table = load_split()
+    for split in ("dev", "test"):
         rows = [r for r in cl["rows"] if split_of(f"broadcast-snooker/clips/{r['clip']}.mp4", table) == split]
         if rows:
             out[f"real.clips_right_fraction.{split}"] = sum(r["right"] for r in rows) / len(rows)
             out[f"real.clips_clean_fraction.{split}"] = sum(r.get("clean", False) for r in rows) / len(rows)
         out[f"real.clips_n.{split}"] = float(len(rows))
     return out
+
+
+def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]:
+    """The real-footage subset: both overhead lab sets (:func:`lab_metrics`) and five broadcast
+    clips (:func:`clip_metrics`: the one with no pot, and the hard ones: a yellow dropping
+    slowly into a middle pocket, two blacks struck too hard to be seen, a score bar over the
+    near cushion; all five are development clips); empty when ``../shared/footage`` is
+    absent."""
+    from tracker.footage_eval import broadcast_clips, lab_stills
+
+    lab = lab_stills()
+    if lab is None:
+        return {}
+    return {**lab_metrics(lab), **clip_metrics(broadcast_clips(clips=list(clips)))}
 
 
 def fast_metrics() -> dict[str, float]:
