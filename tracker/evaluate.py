@@ -9,7 +9,13 @@ full run adds the benches that write ``docs/ACCURACY.md`` and ``docs/BENCHMARKS.
 ``compare`` checks metrics against stored references (``bench/reference-metrics.json``), each
 with a direction and a tolerance, like a stored MOTA table: a metric worse than its tolerance
 is a regression, named with its size. Raising a reference is a deliberate commit
-(``snooker-tracker eval --fast --update-reference``).
+(``snooker-tracker eval --fast --update-reference``). Each tolerance is the run-to-run spread
+measured over several runs plus the smallest change that is a real regression (half a unit
+of a count or share, so one ball, stroke, clip or log worse fails; a stated margin for a
+figure in mm or px: :data:`MARGINS`), with its reason beside it
+(``python -m tracker.evaluate RUN.json RUN.json``, :func:`reference_from_runs`). The figures
+of the real footage are given for its development and test splits too
+(:mod:`tracker.footage_split`).
 """
 
 from __future__ import annotations
