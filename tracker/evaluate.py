@@ -305,12 +305,12 @@ def clip_metrics(cl: dict[str, Any]) -> dict[str, float]:
     return out
 
 
-def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]:
-    """The real-footage subset: both overhead lab sets (:func:`lab_metrics`) and five broadcast
-    clips (:func:`clip_metrics`: the one with no pot, and the hard ones: a yellow dropping
-    slowly into a middle pocket, two blacks struck too hard to be seen, a score bar over the
-    near cushion; all five are development clips); empty when ``../shared/footage`` is
-    absent."""
+def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 9, 10, 11, 12)) -> dict[str, float]:
+    """The real-footage subset: both overhead lab sets (:func:`lab_metrics`) and seven broadcast
+    clips (:func:`clip_metrics`): five development clips (the one with no pot, and the hard
+    ones: a yellow dropping slowly into a middle pocket, two blacks struck too hard to be seen,
+    a score bar over the near cushion) and the two test clips (9 and 10), so the test split is
+    gated too; empty when ``../shared/footage`` is absent."""
     from tracker.footage_eval import broadcast_clips, lab_stills
 
     lab = lab_stills()
