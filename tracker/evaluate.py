@@ -364,7 +364,7 @@ MARGINS: dict[str, tuple[float, str]] = {
     "perception.position_mm_p95": (0.3, "0.3 mm, an eighth of today's figure"),
     "perception.broadcast.position_mm_median": (0.2, "0.2 mm, a twenty-fifth of today's figure"),
     "perception.broadcast.position_mm_p95": (1.0, "1 mm, a fifteenth of today's figure"),
-    "detection_mm_median": (0.2, "0.2 mm on the real table, a fourteenth of today's figure"),
+    "lab_detection_mm_median": (0.2, "0.2 mm on the real table, a fourteenth of today's figure"),
 }
 
 #: A share's denominator: the metric (same prefix and split) that counts what it is a share of,
@@ -458,7 +458,12 @@ def main(argv: list[str] | None = None) -> int:
     if not paths or any(not p.is_file() for p in paths):
         print("give two or more metrics files written by eval --fast --metrics", file=sys.stderr)
         return 2
-    runs = [json.loads(p.read_text()) for p in paths]
+    try:
+        runs = [json.loads(p.read_text()) for p in paths]
+    except ValueError as exc:
+        print(f"a metrics file is not one eval --fast --metrics wrote ({exc}): run eval again",
+              file=sys.stderr)
+        return 2
     old = json.loads(REFERENCE.read_text()) if REFERENCE.is_file() else None
     REFERENCE.write_text(json.dumps(reference_from_runs(runs, old), indent=1) + "\n")
     print(f"reference written from {len(runs)} runs: {REFERENCE}")
