@@ -55,7 +55,9 @@ def _lab_truth_mm(balls: list[dict], width: float, length: float) -> np.ndarray:
 def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_2", "without_halo"),
                detector: str = "auto") -> dict[str, Any] | None:
     """Detection on the overhead lab stills; per folder: images, balls, found, colour right
-    (None where the labels have no colours), pixel and millimetre errors, extra detections."""
+    (None where the labels have no colours), pixel and millimetre errors, extra detections,
+    and ``per_image`` rows (the image relative to the footage folder, its balls, found, colour
+    right, and its detection errors in mm) for figures per split of the footage."""
     import cv2
 
     from calibration.finder import TableNotFound
