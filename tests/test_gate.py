@@ -127,10 +127,11 @@ def test_tracking_break_is_caught(monkeypatch, unbroken_counts):
     counts it potted (``TrackerConfig.pot_confirm_s``) 0.4 -> 3 s, longer than the stroke
     lasts after it. Measured on the clip: its one pot missed (``perception.pots_missed`` 0 ->
     1), the score wrong. Fails with the tolerance of ``perception.pots_missed`` loosened to 1.
-    The synthetic clip did not notice these other breaks of the tracker: the fastest believable
-    ball 7000 -> 2000 mm/s, the jump gate 250 -> 60 mm, the pot distance 140 -> 40 mm, the
-    contact slack 35 -> 5 mm, the rest speed 40 -> 300 mm/s, the rest frames 3 -> 30, the
-    colour confidence 0.5 -> 0.95."""
+    None of the gate's three synthetic clips (overhead_free_ball, overhead_miss, broadcast_pots:
+    every stroke, pot and first contact unchanged) noticed these other breaks of the tracker:
+    the fastest believable ball 7000 -> 2000 mm/s, the jump gate 250 -> 60 mm, the pot distance
+    140 -> 40 mm, the contact slack 35 -> 5 mm, the rest speed 40 -> 300 mm/s, the rest frames
+    3 -> 30, the colour confidence 0.5 -> 0.95: the gate is weak on tracking."""
     from tracker.perception import track
 
     init = track.Tracker.__init__
@@ -148,7 +149,7 @@ def test_stroke_detection_break_is_caught(monkeypatch, unbroken_counts):
     (``events.SETTLE_S``) 0.6 -> 3 s, so two strokes run together. Measured on the clip: 1
     stroke found of 2 (``perception.strokes_wrong`` 0 -> 1, ``first_contact_wrong`` 0 -> 1).
     Fails with the tolerances of both loosened to 1. (The white's strike speed 350 -> 1500
-    mm/s went unnoticed on this clip.)"""
+    mm/s went unnoticed on all three of the gate's synthetic clips.)"""
     from tracker.perception import events
 
     monkeypatch.setattr(events, "SETTLE_S", 3.0)
