@@ -58,19 +58,25 @@ def test_process_errors_are_clear(tmp_path, capsys):
 
 
 def test_the_ci_check_fails_when_a_detector_threshold_is_broken(monkeypatch):
+    """Broken: the chroma a foreground pixel needs to stand out of the cloth
+    (``params.DEFAULT.foreground.chroma``, once ``detect.FG_CHROMA``) 22 -> 90. The balls that no longer stand out are left to the
+    faint-ball search, which still finds them all (1477 of 1477 balls at rest on the gate's two
+    overhead clips) but places them worse: position error median 0.842 -> 0.859 mm, p95
+    2.240 -> 2.710 mm. The gate catches
+    it on the p95 (tolerance 0.3 mm: the run-to-run spread plus a margin of an eighth of the
+    figure); the median's 0.017 mm is within its margin. Only the detection metrics are
+    computed (the calls of the clips are not). With the p95's tolerance before issue 30
+    (0.8 mm) the test fails: nothing regresses."""
     from tracker import evaluate
     from tracker.perception import params as P
 
     ref = json.loads(evaluate.REFERENCE.read_text())
-    perception_ref = {k: v for k, v in ref.items()
-                      if k.startswith("perception.") and not k.startswith("perception.broadcast.")}
-    good = evaluate.perception_metrics()
-    assert evaluate.compare(good, perception_ref) == []
-    # no ball stands out of the cloth by chroma: a third of them are lost (at 90, most were,
-    # but the faint-ball search finds them and, since the disc fit of balls hardly differing
-    # from the cloth, places them well enough that no figure regresses)
-    fg = replace(P.DEFAULT.foreground, chroma=150)
+    good = evaluate.detection_metrics()
+    detection_ref = {k: v for k, v in ref.items() if k in good}
+    assert len(detection_ref) == len(good)
+    assert evaluate.compare(good, detection_ref) == []
+    fg = replace(P.DEFAULT.foreground, chroma=90)
     monkeypatch.setattr(P, "DEFAULT", replace(P.DEFAULT, foreground=fg))
-    broken = evaluate.perception_metrics()
-    regressions = evaluate.compare(broken, perception_ref)
-    assert regressions and all(r.startswith("perception.") for r in regressions)
+    broken = evaluate.detection_metrics()
+    regressions = evaluate.compare(broken, detection_ref)
+    assert [r.split(":")[0] for r in regressions] == ["perception.position_mm_p95"], regressions

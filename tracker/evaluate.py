@@ -9,7 +9,13 @@ full run adds the benches that write ``docs/ACCURACY.md`` and ``docs/BENCHMARKS.
 ``compare`` checks metrics against stored references (``bench/reference-metrics.json``), each
 with a direction and a tolerance, like a stored MOTA table: a metric worse than its tolerance
 is a regression, named with its size. Raising a reference is a deliberate commit
-(``snooker-tracker eval --fast --update-reference``).
+(``snooker-tracker eval --fast --update-reference``). Each tolerance is the run-to-run spread
+measured over several runs plus the smallest change that is a real regression (half a unit
+of a count or share, so one ball, stroke, clip or log worse fails; a stated margin for a
+figure in mm or px: :data:`MARGINS`), with its reason beside it
+(``python -m tracker.evaluate RUN.json RUN.json``, :func:`reference_from_runs`). The figures
+of the real footage are given for its development and test splits too
+(:mod:`tracker.footage_split`).
 """
 
 from __future__ import annotations
@@ -54,9 +60,9 @@ def _truth(name: str) -> dict:
         return json.load(fh)
 
 
-def referee_metrics() -> dict[str, float]:
-    """Replay every sample log (count the final scores that differ from the clip's truth) and
-    cross-check three bot frames against pooltool's own rules."""
+def replay_metrics() -> dict[str, float]:
+    """Replay every sample log through the referee: how many logs, and how many final scores
+    differ from the clip's truth (counts)."""
     from tracker.records.parse import read_log
     from tracker.rules.match import Match
 
@@ -68,11 +74,17 @@ def referee_metrics() -> dict[str, float]:
             m.feed(rec)
         n += 1
         wrong += dict(zip(m.state.players, m.state.scores, strict=True)) != _truth(name)["summary"]["final_score"]
+    return {"referee.sample_logs": float(n), "referee.sample_scores_wrong": float(wrong)}
+
+
+def referee_metrics() -> dict[str, float]:
+    """:func:`replay_metrics`, and three bot frames cross-checked against pooltool's own rules
+    (the share of strokes called alike, and the number of strokes compared)."""
     from tracker.synth.crosscheck import crosscheck_frames
 
     cc = crosscheck_frames([1, 2, 3], max_strokes=40)
-    return {"referee.sample_logs": float(n), "referee.sample_scores_wrong": float(wrong),
-            "referee.pooltool_agreement": cc.agree / max(cc.strokes, 1)}
+    return {**replay_metrics(), "referee.pooltool_agreement": cc.agree / max(cc.strokes, 1),
+            "referee.pooltool_strokes_n": float(cc.strokes)}
 
 
 def calibration_metrics() -> dict[str, float]:
@@ -173,31 +185,56 @@ def call_outcome(name: str) -> dict[str, Any]:
             "frames": res.frames}
 
 
-def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
-                       step: int = 5, prefix: str = "perception.") -> dict[str, float]:
-    """Positions at rest and calls on the given clips (metric names start with ``prefix``)."""
+def detection_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
+                      step: int = 5, prefix: str = "perception.") -> dict[str, float]:
+    """Positions at rest on the given clips (:func:`position_errors`): the share of balls found,
+    the median and 95th percentile of the error (mm), colour errors (count), and the number of
+    balls judged (``balls_n``, the share's denominator)."""
     errs: list[float] = []
-    found = total = swaps = exact = pots_missed = false_pots = 0
+    found = total = swaps = 0
     for name in clips:
         pos = position_errors(name, step)
         errs += pos["errors"]
         found += pos["found"]
         total += pos["total"]
         swaps += pos["colour_errors"]
-        calls = call_outcome(name)
-        exact += calls["exact"]
-        pots_missed += calls["pots_truth"] - calls["pots_right_pocket"]
-        false_pots += calls["false_pots"]
     e = np.array(errs) if errs else np.array([np.inf])
     return {
         f"{prefix}found_fraction": found / max(total, 1),
         f"{prefix}position_mm_median": float(np.median(e)),
         f"{prefix}position_mm_p95": float(np.percentile(e, 95)),
         f"{prefix}colour_errors": float(swaps),
+        f"{prefix}balls_n": float(total),
+    }
+
+
+def call_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
+                 prefix: str = "perception.") -> dict[str, float]:
+    """The calls on the given clips (:func:`call_outcome`): the share of exact final scores,
+    pots missed and false pots, strokes found too many or too few, and strokes whose first
+    contact differs from the truth (counts)."""
+    exact = pots_missed = false_pots = strokes_wrong = first_wrong = 0
+    for name in clips:
+        calls = call_outcome(name)
+        exact += calls["exact"]
+        pots_missed += calls["pots_truth"] - calls["pots_right_pocket"]
+        false_pots += calls["false_pots"]
+        strokes_wrong += abs(calls["strokes_found"] - calls["strokes_truth"])
+        first_wrong += calls["strokes_truth"] - calls["first_contact_right"]
+    return {
         f"{prefix}scores_exact_fraction": exact / len(clips),
         f"{prefix}pots_missed": float(pots_missed),
         f"{prefix}false_pots": float(false_pots),
+        f"{prefix}strokes_wrong": float(strokes_wrong),
+        f"{prefix}first_contact_wrong": float(first_wrong),
     }
+
+
+def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free_ball"),
+                       step: int = 5, prefix: str = "perception.") -> dict[str, float]:
+    """Positions at rest and calls on the given clips (metric names start with ``prefix``):
+    :func:`detection_metrics` and :func:`call_metrics`."""
+    return {**detection_metrics(clips, step, prefix), **call_metrics(clips, prefix)}
 
 
 def replace_section(doc: Path, title: str, section: str) -> None:
@@ -213,25 +250,71 @@ def replace_section(doc: Path, title: str, section: str) -> None:
     doc.write_text(text)
 
 
-def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 11, 12)) -> dict[str, float]:
-    """The real-footage subset: both overhead lab sets and five broadcast clips (the one with
-    no pot, and the hard ones: a yellow dropping slowly into a middle pocket, two blacks struck
-    too hard to be seen, a score bar over the near cushion); empty when ``../shared/footage``
-    is absent."""
+def _lab_split_figures(rows: list[dict[str, Any]], split: str) -> dict[str, float]:
+    """Balls, balls found, found with the right colour, and the median detection error (mm) of
+    the lab images (``lab_stills``' ``per_image`` rows) in one split of the footage."""
+    from tracker.footage_split import load_split, split_of
+
+    table = load_split()
+    mine = [r for r in rows if split_of(r["image"], table) == split]
+    errs = [e for r in mine for e in r["detection_mm"]]
+    return {"balls": float(sum(r["balls"] for r in mine)), "found": float(sum(r["found"] for r in mine)),
+            "colour_right": float(sum(r["colour_right"] or 0 for r in mine)),
+            "mm_median": float(np.median(errs)) if errs else float("nan")}
+
+
+def lab_metrics(lab: dict[str, Any]) -> dict[str, float]:
+    """The gate's figures of the overhead lab stills (``lab_stills``' result): with_halo_2's
+    balls found with the right colour, without_halo's balls found and their detection error
+    (mm, median), for the whole set and for each split of the footage (``.dev``, ``.test``:
+    :mod:`tracker.footage_split`), with each one's ball count (``_n``)."""
+    h, w = lab["with_halo_2"], lab["without_halo"]
+    out = {
+        "real.lab_coloured_found_right_fraction": h["colour_right"] / h["balls"],
+        "real.lab_found_fraction": w["found"] / w["balls"],
+        "real.lab_detection_mm_median": w["detection_mm_median"],
+        "real.lab_coloured_balls_n": float(h["balls"]), "real.lab_balls_n": float(w["balls"]),
+    }
+    for split in ("dev", "test"):
+        hs, ws = _lab_split_figures(h["per_image"], split), _lab_split_figures(w["per_image"], split)
+        out[f"real.lab_coloured_found_right_fraction.{split}"] = hs["colour_right"] / max(hs["balls"], 1)
+        out[f"real.lab_coloured_balls_n.{split}"] = hs["balls"]
+        out[f"real.lab_found_fraction.{split}"] = ws["found"] / max(ws["balls"], 1)
+        out[f"real.lab_balls_n.{split}"] = ws["balls"]
+        out[f"real.lab_detection_mm_median.{split}"] = ws["mm_median"]
+    return out
+
+
+def clip_metrics(cl: dict[str, Any]) -> dict[str, float]:
+    """The gate's figures of the broadcast clips (``broadcast_clips``' result): the share called
+    right and the share called cleanly, for all and for each split of the footage, with the
+    number of clips (``_n``)."""
+    from tracker.footage_split import load_split, split_of
+
+    out = {"real.clips_right_fraction": cl["right"] / cl["clips"],
+           "real.clips_clean_fraction": cl["clean"] / cl["clips"], "real.clips_n": float(cl["clips"])}
+    table = load_split()
+    for split in ("dev", "test"):
+        rows = [r for r in cl["rows"] if split_of(f"broadcast-snooker/clips/{r['clip']}.mp4", table) == split]
+        if rows:
+            out[f"real.clips_right_fraction.{split}"] = sum(r["right"] for r in rows) / len(rows)
+            out[f"real.clips_clean_fraction.{split}"] = sum(r.get("clean", False) for r in rows) / len(rows)
+        out[f"real.clips_n.{split}"] = float(len(rows))
+    return out
+
+
+def real_metrics(clips: tuple[int, ...] = (2, 4, 6, 9, 10, 11, 12)) -> dict[str, float]:
+    """The real-footage subset: both overhead lab sets (:func:`lab_metrics`) and seven broadcast
+    clips (:func:`clip_metrics`): five development clips (the one with no pot, and the hard
+    ones: a yellow dropping slowly into a middle pocket, two blacks struck too hard to be seen,
+    a score bar over the near cushion) and the two test clips (9 and 10), so the test split is
+    gated too; empty when ``../shared/footage`` is absent."""
     from tracker.footage_eval import broadcast_clips, lab_stills
 
     lab = lab_stills()
     if lab is None:
         return {}
-    h, w = lab["with_halo_2"], lab["without_halo"]
-    cl = broadcast_clips(clips=list(clips))
-    return {
-        "real.lab_coloured_found_right_fraction": h["colour_right"] / h["balls"],
-        "real.lab_found_fraction": w["found"] / w["balls"],
-        "real.lab_detection_mm_median": w["detection_mm_median"],
-        "real.clips_right_fraction": cl["right"] / cl["clips"],
-        "real.clips_clean_fraction": cl["clean"] / cl["clips"],
-    }
+    return {**lab_metrics(lab), **clip_metrics(broadcast_clips(clips=list(clips)))}
 
 
 def fast_metrics() -> dict[str, float]:
@@ -243,7 +326,9 @@ def fast_metrics() -> dict[str, float]:
 
 def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
     """Regressions of ``metrics`` against ``reference`` ({name: {"value", "better",
-    "tolerance"}}): one line per metric worse than its tolerance, or missing."""
+    "tolerance"}}, ``better`` one of ``higher``, ``lower``, or ``same`` for a count of what is
+    judged): one line per metric worse than its tolerance, changed (``same``), not a number, or
+    missing."""
     out = []
     for name, ref in reference.items():
         if name.startswith("real.") and not any(k.startswith("real.") for k in metrics):
@@ -252,6 +337,14 @@ def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
             out.append(f"{name}: not measured (reference {ref['value']})")
             continue
         v, r, tol = metrics[name], ref["value"], ref["tolerance"]
+        if not np.isfinite(v):
+            out.append(f"{name}: not a number (reference {r:.4g})")
+            continue
+        if ref["better"] == "same":
+            if abs(v - r) > tol:
+                out.append(f"{name}: {v:.4g} where the reference judged {r:.4g}: what is measured "
+                           "changed, so the figures beside it are not comparable")
+            continue
         worse = v - r if ref["better"] == "lower" else r - v
         if worse > tol:
             out.append(f"{name}: {v:.4g} against reference {r:.4g} ({ref['better']} is better, "
@@ -259,16 +352,121 @@ def compare(metrics: dict[str, float], reference: dict[str, Any]) -> list[str]:
     return out
 
 
-def reference_from(metrics: dict[str, float], old: dict[str, Any] | None = None) -> dict[str, Any]:
-    """A reference table from measured metrics (keeping old directions and tolerances)."""
+#: The smallest change of a continuous figure that is called a real regression, with why; the
+#: tolerance is the measured run-to-run spread plus this margin.
+MARGINS: dict[str, tuple[float, str]] = {
+    "corner_px_median": (0.05, "0.05 px, a twentieth of a pixel at the table's corners"),
+    "calibration.overhead.ball_mm_p95": (0.1, "0.1 mm, a fifth of today's figure"),
+    "calibration.broadcast.ball_mm_p95": (0.2, "0.2 mm, an eighth of today's figure"),
+    "perception.position_mm_median": (0.1, "0.1 mm, an eighth of today's figure"),
+    "perception.position_mm_p95": (0.3, "0.3 mm, an eighth of today's figure"),
+    "perception.broadcast.position_mm_median": (0.2, "0.2 mm, a twenty-fifth of today's figure"),
+    "perception.broadcast.position_mm_p95": (1.0, "1 mm, a fifteenth of today's figure"),
+    "lab_detection_mm_median": (0.2, "0.2 mm on the real table, a fourteenth of today's figure"),
+}
+
+#: A share's denominator: the metric (same prefix and split) that counts what it is a share of,
+#: or a fixed count.
+DENOMINATORS: dict[str, str | float] = {
+    "found_fraction": "balls_n", "pooltool_agreement": "pooltool_strokes_n",
+    "lab_coloured_found_right_fraction": "lab_coloured_balls_n", "lab_found_fraction": "lab_balls_n",
+    "clips_right_fraction": "clips_n", "clips_clean_fraction": "clips_n",
+    "perception.scores_exact_fraction": 2.0, "perception.broadcast.scores_exact_fraction": 1.0,
+}
+
+
+def _is_size(name: str) -> bool:
+    """Whether ``name`` counts what is judged (``balls_n``, ``clips_n.test``)."""
+    return any(part.endswith("_n") for part in name.split("."))
+
+
+def _step(name: str, metrics: dict[str, float]) -> tuple[float, str, bool]:
+    """The smallest real regression of metric ``name`` as (size, words, discrete): one unit of a
+    count or share, or the stated margin of a continuous figure."""
+    split = next((s for s in (".dev", ".test") if name.endswith(s)), "")
+    base = name[: len(name) - len(split)]
+    short = base.split(".")[-1]
+    for key in (base, short):
+        if key in DENOMINATORS:
+            den = DENOMINATORS[key]
+            if isinstance(den, str):
+                den = metrics.get(base[: len(base) - len(short)] + den + split, float("nan"))
+            n = float(den)
+            return 1.0 / n if n > 0 else float("nan"), f"one in {n:g}", True
+    for key in (base, short):
+        if key in MARGINS:
+            return MARGINS[key][0], MARGINS[key][1], False
+    return 1.0, "one", True
+
+
+def tolerance_of(name: str, runs: list[dict[str, float]]) -> tuple[float, str]:
+    """The tolerance of metric ``name`` measured in ``runs`` (several runs of the same code) and
+    its reason: the run-to-run spread (max - min) plus half a unit for a count or a share (so one
+    ball, stroke or clip worse fails while the spread stays under half a unit), or plus the
+    stated margin for a continuous figure (:data:`MARGINS`)."""
+    vals = [r[name] for r in runs if name in r]
+    spread = float(max(vals) - min(vals)) if vals else 0.0
+    if _is_size(name):
+        return 0.0, "what is judged: any change makes the shares beside it incomparable"
+    step, words, discrete = _step(name, runs[-1])
+    if not np.isfinite(step):
+        return 0.0, "nothing judged in this set: any figure is a change"
+    if discrete:
+        tol = spread + step / 2
+        caught = "one worse fails" if spread < step / 2 else "NOT one worse: the spread is too wide"
+        return round(tol, 6), (f"spread {spread:.4g} over {len(vals)} runs + half a unit ({words}): "
+                               f"{caught}")
+    return round(spread + step, 6), f"spread {spread:.4g} over {len(vals)} runs + margin {words}"
+
+
+def reference_from_runs(runs: list[dict[str, float]], old: dict[str, Any] | None = None,
+                        keep_tolerances: bool = False) -> dict[str, Any]:
+    """A reference table from one or more runs of the same code: each metric's value (the
+    median over the runs), direction, tolerance and the tolerance's reason
+    (:func:`tolerance_of`); with ``keep_tolerances``, a metric already in ``old`` keeps its
+    tolerance and reason."""
     lower = ("median", "p95", "errors", "wrong", "missed", "false", "px", "mm")
     out = {}
-    for k, v in metrics.items():
+    for k in runs[-1]:
         prev = (old or {}).get(k, {})
-        better = prev.get("better") or ("lower" if any(w in k for w in lower) else "higher")
-        tol = prev.get("tolerance")
-        if tol is None:
-            tol = 0.0 if ("wrong" in k or "exact" in k or "pots" in k or "errors" in k or
-                          k.endswith("sample_logs")) else max(0.25 * abs(v), 0.05)
-        out[k] = {"value": round(float(v), 4), "better": better, "tolerance": tol}
+        better = "same" if _is_size(k) else (
+            prev.get("better") or ("lower" if any(w in k for w in lower) else "higher"))
+        if keep_tolerances and "tolerance" in prev:
+            tol, reason = prev["tolerance"], prev.get("reason", "")
+        else:
+            tol, reason = tolerance_of(k, runs)
+        vals = [r[k] for r in runs if k in r]
+        out[k] = {"value": round(float(np.median(vals)), 6), "better": better, "tolerance": tol,
+                  "reason": reason, **({"note": prev["note"]} if "note" in prev else {})}
     return out
+
+
+def reference_from(metrics: dict[str, float], old: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A reference table from one run's metrics (keeping old directions and tolerances; a new
+    metric's tolerance as :func:`tolerance_of` gives it for a spread of zero)."""
+    return reference_from_runs([metrics], old, keep_tolerances=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``python -m tracker.evaluate RUN.json RUN.json ...``: write the reference
+    (``bench/reference-metrics.json``) from several ``eval --fast --metrics`` runs."""
+    import sys
+
+    paths = [Path(a) for a in (sys.argv[1:] if argv is None else argv)]
+    if not paths or any(not p.is_file() for p in paths):
+        print("give two or more metrics files written by eval --fast --metrics", file=sys.stderr)
+        return 2
+    try:
+        runs = [json.loads(p.read_text()) for p in paths]
+    except ValueError as exc:
+        print(f"a metrics file is not one eval --fast --metrics wrote ({exc}): run eval again",
+              file=sys.stderr)
+        return 2
+    old = json.loads(REFERENCE.read_text()) if REFERENCE.is_file() else None
+    REFERENCE.write_text(json.dumps(reference_from_runs(runs, old), indent=1) + "\n")
+    print(f"reference written from {len(runs)} runs: {REFERENCE}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

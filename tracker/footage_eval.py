@@ -55,7 +55,10 @@ def _lab_truth_mm(balls: list[dict], width: float, length: float) -> np.ndarray:
 def lab_stills(base: Path | None = None, folders: tuple[str, ...] = ("with_halo_2", "without_halo"),
                detector: str = "auto") -> dict[str, Any] | None:
     """Detection on the overhead lab stills; per folder: images, balls, found, colour right
-    (None where the labels have no colours), pixel and millimetre errors, extra detections."""
+    (None where the labels have no colours), pixel and millimetre errors, extra detections,
+    and ``per_image`` rows (the image relative to the footage folder, its balls, found, colour
+    right, extra detections, and its errors in mm: against the labelled mm, and the detector's
+    own share) for figures per split of the footage."""
     from calibration.table import TableGeometry
 
     root = footage(base)
@@ -120,13 +123,14 @@ def _lab_folder(cases: list[dict], imgs: list[np.ndarray], cal: Any, table: Any,
     for i, (case, img) in enumerate(zip(cases, imgs, strict=True)):
         det = prepared_detector(cal, img, detector, 1.0,
                                 colours=[im for j, im in enumerate(imgs) if j != i])
-        before, n_mm = dict(n), len(err["mm"])
+        before, n_mm, n_det = dict(n), len(err["mm"]), len(err["det"])
         _lab_case(case, det.detect_constrained(img), cal, table, coloured, n, err, misses)
         per_image.append({
             "image": f"overhead-lab-snooker/{folder}/{case['image'].split('/')[-1]}",
             **{k: n[k] - before[k] for k in ("balls", "found")},
             "colour_right": n["colour_right"] - before["colour_right"] if coloured else None,
-            "extra_detections": n["extra"] - before["extra"], "mm": err["mm"][n_mm:]})
+            "extra_detections": n["extra"] - before["extra"], "mm": err["mm"][n_mm:],
+            "detection_mm": err["det"][n_det:]})
     px_err, mm_err, det_err = err["px"], err["mm"], err["det"]
     return {
         "balls": n["balls"], "found": n["found"],
