@@ -15,6 +15,11 @@ R16); every foul costs 2 and lets the next player also play from in-hand with th
 Spot and the other white on the Centre spot (EB S3 R15). Breaks continue from in-hand after
 an in-off, and from in-hand with the balls spotted when the cue ball stops touching a ball
 (EB S3 R13). The game ends at a points target or when the referee calls TIME (EB S3 R5).
+
+This module holds the set-up, ``decide``, reading the record and the operator inputs; the
+fouls, scoring and limits are in :mod:`tracker.rules.billiards_fouls`, the state after the
+stroke in :mod:`tracker.rules.billiards_after`, the types they share in
+:mod:`tracker.rules.billiards_types`.
 """
 
 from __future__ import annotations

@@ -3,8 +3,10 @@ reduced-reds variants (the "any number of reds" annex of 002).
 
 ``SnookerRules.decide(state, shot)`` is a pure function: it returns the decision on the
 stroke and the next :class:`FrameState`, never mutating its inputs. It reads the stroke
-(:mod:`tracker.rules.stroke`), calls the fouls with small named predicates, scores, places
-the balls, and hands the outcome to the shared builder (:mod:`tracker.rules.outcome`). The
+(:mod:`tracker.rules.stroke`, :mod:`tracker.rules.snooker_record`), calls the fouls with
+small named predicates (:mod:`tracker.rules.snooker_fouls`), scores and places the balls
+(:mod:`tracker.rules.snooker_scoring`), and hands the outcome and the next state
+(:mod:`tracker.rules.snooker_next`) to the shared builder (:mod:`tracker.rules.outcome`). The
 foul-and-a-miss rules are in :mod:`tracker.rules.misses`, the end of the frame in
 :mod:`tracker.rules.frame_end`, the operator inputs in :mod:`tracker.rules.inputs`, records
 whose stroke does not stand in :mod:`tracker.rules.unplayed`.
