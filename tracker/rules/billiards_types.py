@@ -25,7 +25,6 @@ CUSHIONS_OUT_OF_BAULK = frozenset({"top", "left_top", "right_top"})
 CROSSING_WINDOW = (80, 99)
 
 
-
 @dataclass(frozen=True)
 class BilliardsState:
     """What English billiards keeps between strokes (``FrameState.game``).
