@@ -74,8 +74,6 @@ class BilliardsStroke:
     out_of_turn: bool = False
 
 
-
-
 def pending_foul(st: FrameState, options: tuple[str, ...]) -> PendingFoul:
     """The choice left to the incoming player after a foul (no snapshot, no free ball)."""
     return PendingFoul(st.striker, options, None, False, st.turn, st.resume)
