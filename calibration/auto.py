@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
 from typing import Any
 
 import cv2
@@ -14,15 +13,17 @@ from calibration.finder import (
     DEFAULT_HFOV_DEG,
     Line,
     TableNotFound,
-    baulk_evidence,
     cloth_masks,
     cushion_lines,
     estimate_radial,
     intersect,
     outer_quad,
-    pose_from_homography,
     undistort_px,
 )
+from calibration.finder import MAX_FIT_ERROR_MM as MAX_FIT_ERROR_MM
+from calibration.manual import NAMED_POINTS_HELP as NAMED_POINTS_HELP
+from calibration.manual import calibrate_points as calibrate_points
+from calibration.manual import named_point as named_point
 from calibration.markings import (
     POOR_MAX_MM,
     POOR_MEDIAN_MM,
@@ -31,14 +32,21 @@ from calibration.markings import (
     BallFinder,
     Markings,
     assign_faces,
-    colour_score,
     find_markings,
     fit_camera,
     holdout,
     marking_errors,
-    no_balls,
 )
-from calibration.profile import Calibration, CalibrationError
+from calibration.orientation import (
+    is_oblong,
+    narrow_by_shape,
+    pick_by_colours,
+    pick_by_markings,
+    pose_candidates,
+    side_lengths,
+)
+from calibration.orientation import table_corners as table_corners
+from calibration.profile import Calibration
 from calibration.table import (
     STANDARD_BAULK_LINE_MM,
     STANDARD_BLACK_FROM_TOP_MM,
@@ -46,12 +54,6 @@ from calibration.table import (
     TableGeometry,
 )
 
-#: A calibration whose cushion points miss the model by more than this is refused, mm.
-MAX_FIT_ERROR_MM = 25.0
-#: The colours decide which end is baulk when their score (:func:`colour_score`, about one
-#: point per colour at its own end) reaches this, and beats the other end's by COLOUR_MARGIN.
-COLOUR_DECISIVE = 1.5
-COLOUR_MARGIN = 2.0
 #: A cushion side whose edge points lie this far (mm, median) from the table once the
 #: markings hold the camera, and this many times further than the other sides, is misread
 #: (the rail's edge taken for the nose) and left out.
@@ -68,12 +70,6 @@ MARKINGS_AGREE_MM = 3.0
 #: and D is not known to the mm (a lab table of 1881 mm: baulk line 3-4 mm, D radius 3 mm from
 #: the scaled places, read through projected rings and balls to 7-11 mm).
 SCALED_MARKINGS_FRACTION = 0.005
-
-
-def table_corners(table: TableGeometry) -> np.ndarray:
-    """Playing-area corners (4, 2) mm in the order (0,0), (W,0), (W,L), (0,L)."""
-    return np.array([[0, 0], [table.width, 0], [table.width, table.length], [0, table.length]],
-                    float)
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
@@ -109,7 +105,44 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
 def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
                      hfov_deg: float | None, lens: tuple[np.ndarray, np.ndarray] | None,
                      ball_finder: BallFinder | None) -> Calibration:
-    """:func:`calibrate_image` with the cloth found as ``mask`` (bool (h, w))."""
+    """:func:`calibrate_image` with the cloth found as ``mask`` (bool (h, w)): the outline,
+    which way round the table is, then the camera fitted to the cushions and markings."""
+    h, w = img.shape[:2]
+    edges, kn, hfov_deg, corners = _outline(img, mask, lens, hfov_deg)
+    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
+    candidates = pose_candidates(gray, corners, table, kn, hfov_deg, (w, h))
+    if not candidates:
+        raise TableNotFound("no camera pose puts the camera above the table")
+    candidates = narrow_by_shape(candidates, corners)
+    oblong = is_oblong(side_lengths(corners))
+    pick, orientation, evs, second = pick_by_markings(candidates, oblong, table)
+    pick, orientation, notes, balls = pick_by_colours(img, candidates, pick, orientation, evs,
+                                                      second, table, ball_finder)
+    chosen = candidates[pick]
+    cam, marks, side_w, fitted = _fit_chosen(img, chosen.cam, edges, table, kn, chosen.focal_ok,
+                                             balls)
+    notes.extend(_orientation_notes(orientation, side_w))
+    fit = cushion_fit(cam, [e for e, wt in zip(edges, side_w, strict=True) if wt > 0], table)
+    _check_fit(fit, table)
+    focal_ok = chosen.focal_ok
+    accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
+    if not focal_ok:
+        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
+                     " degrees field of view assumed (give --hfov if known); balls may be up to "
+                     f"{accuracy['focal_spread_mm']:.0f} mm further off for a lens of "
+                     f"{FOCAL_RANGE_DEG[0]:.0f}-{FOCAL_RANGE_DEG[1]:.0f} degrees")
+    notes.extend(accuracy_notes(accuracy))
+    return Calibration((w, h), table, cam, fit, "auto", orientation,
+                       "estimated" if focal_ok else "assumed", notes, accuracy)
+
+
+def _outline(img: np.ndarray, mask: np.ndarray, lens: tuple[np.ndarray, np.ndarray] | None,
+             hfov_deg: float | None
+             ) -> tuple[list[np.ndarray], tuple[float, float], float | None, np.ndarray]:
+    """The cloth's outline: (the cushion-edge points, one (N, 2) px array per side; the radial
+    distortion normalised by the image width, from ``lens`` or the cushions' straightness; the
+    field of view, from ``lens`` when not given; the (4, 2) undistorted corners, px, in the
+    order of the table's (0,0), (W,0), (W,L), (0,L))."""
     h, w = img.shape[:2]
     quad = outer_quad(mask)
     lines, edges = cushion_lines(img, quad, mask=mask)
@@ -125,91 +158,14 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
     und_lines = [Line.fit(e, centre) for e in und_edges]
     corners = np.array([intersect(und_lines[i - 1], und_lines[i]) for i in range(4)])
     # the table's corners (0,0), (W,0), (W,L), (0,L) run counter-clockwise on screen
-    corners = corners[::-1].copy()
-    gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.0)
-    model = table_corners(table)
-    side = [np.linalg.norm(corners[i] - corners[(i + 1) % 4]) for i in range(4)]
-    oblong = max(side[0] + side[2], side[1] + side[3]) > 1.3 * min(side[0] + side[2], side[1] + side[3])
-    candidates = []
-    for rot in range(4):
-        img_pts = np.roll(corners, -rot, axis=0)
-        H = cv2.getPerspectiveTransform(model.astype(np.float32), img_pts.astype(np.float32))
-        K, R, t, focal_ok = pose_from_homography(H, (w, h), table.cushion_height,
-                                                 hfov_deg or DEFAULT_HFOV_DEG)
-        ratio = (K[0, 0] / w) ** 2
-        cam = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
-        if cam.centre[2] <= 0:
-            continue
-        ev = baulk_evidence(gray, cam, table, robust=oblong)
-        short_first = (side[rot % 4] + side[(rot + 2) % 4]) < (side[(rot + 1) % 4] + side[(rot + 3) % 4])
-        candidates.append((ev, short_first, rot, cam, focal_ok))
-    if not candidates:
-        raise TableNotFound("no camera pose puts the camera above the table")
-    # a clearly oblong outline fixes which sides are the long cushions, else the pair that
-    # converges does (a camera at one end); keep the two candidates that agree, and let the
-    # markings choose the baulk end between them
-    long_sum = max(side[0] + side[2], side[1] + side[3])
-    short_sum = min(side[0] + side[2], side[1] + side[3])
+    return edges, kn, hfov_deg, corners[::-1].copy()
 
-    def angle(i: int) -> float:
-        d = corners[(i + 1) % 4] - corners[i]
-        return float(np.arctan2(d[1], d[0]))
 
-    def converge(i: int) -> float:  # angle between opposite sides i and i+2, degrees
-        a = abs((angle(i) - angle(i + 2) + np.pi) % (2 * np.pi) - np.pi)
-        return float(np.degrees(np.pi - a))
-
-    if long_sum > 1.6 * short_sum and any(c[1] for c in candidates):
-        candidates = [c for c in candidates if c[1]]
-    elif abs(converge(0) - converge(1)) > 5.0:
-        # a camera at one end looks along the table: the long cushions converge toward a
-        # vanishing point while the short ones stay nearly parallel
-        long_pair_is_0 = converge(0) > converge(1)
-        # the model's first side (the baulk cushion, short) is image side ``rot``: it must
-        # lie on the pair that does not converge (its length on screen says nothing here: the
-        # near short cushion can be the longest line in the picture)
-        keep = [c for c in candidates if (c[2] % 2 == 0) != long_pair_is_0]
-        candidates = keep or candidates
-    elif long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
-        candidates = [c for c in candidates if c[1]]
-    evs = np.array([c[0] for c in candidates])
-    best = int(np.argmax(evs))
-    orientation = "markings"
-    second = np.sort(evs)[-2] if len(evs) > 1 else 0.0
-    along = not oblong and len(candidates) == 2
-    conventional = [i for i, c in enumerate(candidates) if c[3].centre[1] > table.length]
-    if along and conventional and evs[best] < 2.0 * evs[conventional[0]]:
-        # a camera looking along the table from one end: unless the markings clearly say
-        # otherwise, it is the TV main camera behind the black-spot end (baulk far away)
-        pick = conventional[0]
-        orientation = "markings" if conventional[0] == best else "convention"
-    elif len(evs) < 2 or evs[best] < 1.25 * second:
-        # markings not visible: trust the aspect ratio, baulk end assumed
-        shorts = [i for i, c in enumerate(candidates) if c[1]]
-        pick = shorts[0] if shorts else 0
-        orientation = "assumed"
-    else:
-        pick = best
-    notes: list[str] = []
-    # the colours standing on their spots say which end is baulk far more surely than faint
-    # lines: yellow, brown and green on the baulk line, pink and black at the other end
-    balls = ball_finder(img, candidates[pick][3], table) if ball_finder else no_balls()
-    colour = [colour_score(c[3], table, *balls) for c in candidates]
-    by_colour = int(np.argmax(colour))
-    col_second = sorted(colour)[-2] if len(colour) > 1 else 0.0
-    if colour[by_colour] >= COLOUR_DECISIVE and colour[by_colour] - col_second >= COLOUR_MARGIN:
-        if by_colour == pick:
-            orientation = "markings+colours" if orientation == "markings" else "colours"
-        else:
-            if orientation == "markings":
-                notes.append("the baulk line and D seemed to say the other end is baulk; the colours "
-                             "on their spots decided")
-            pick, orientation = by_colour, "colours"
-    elif orientation == "markings" and len(evs) > 1 and evs[pick] < 2.0 * second and \
-            colour[pick] < col_second:
-        # faint lines, and the few colours seen lean the other way: do not claim certainty
-        orientation = "uncertain"
-    _, _, rot, cam, focal_ok = candidates[pick]
+def _fit_chosen(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                kn: tuple[float, float], focal_ok: bool, balls: tuple[np.ndarray, list[str]]
+                ) -> tuple[CameraModel, Markings, list[float], bool]:
+    """The chosen pose refined to the cushions, then to the markings (see
+    :func:`fit_to_markings` for what it returns); refused when the corners put it far off."""
     corners_fit = cushion_fit(cam, edges, table)
     if corners_fit["median"] > 2 * MAX_FIT_ERROR_MM:
         # the refit polishes a roughly right camera; it does not rescue one the corners put
@@ -218,7 +174,12 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
                             f"{table.width:.0f} mm (median {corners_fit['median']:.0f} mm off); "
                             "check --table-size or give the corners by hand (calibrate --points)")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
-    cam, marks, side_w, fitted = fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
+    return fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
+
+
+def _orientation_notes(orientation: str, side_w: list[float]) -> list[str]:
+    """What the calibration says about how the baulk end was decided and a side left out."""
+    notes = []
     if orientation == "convention":
         notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
                      "the black-spot end, as the TV main camera does; check the rectified picture")
@@ -230,7 +191,11 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
                      "check the rectified picture, or give --points")
     if any(wt == 0 for wt in side_w):
         notes.append("one cushion edge disagreed with the markings and was left out of the fit")
-    fit = cushion_fit(cam, [e for e, wt in zip(edges, side_w, strict=True) if wt > 0], table)
+    return notes
+
+
+def _check_fit(fit: dict[str, float], table: TableGeometry) -> None:
+    """Refuse a camera whose cushion lines miss the table model (mm, :func:`cushion_fit`)."""
     if fit["median"] > MAX_FIT_ERROR_MM:
         raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
                             f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
@@ -240,15 +205,6 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
                             "while the others fit: it is hidden or misread (a projected ring, a "
                             "cue along it); use another frame, or give the corners by hand "
                             "(calibrate --points)")
-    accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
-    if not focal_ok:
-        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
-                     " degrees field of view assumed (give --hfov if known); balls may be up to "
-                     f"{accuracy['focal_spread_mm']:.0f} mm further off for a lens of "
-                     f"{FOCAL_RANGE_DEG[0]:.0f}-{FOCAL_RANGE_DEG[1]:.0f} degrees")
-    notes.extend(accuracy_notes(accuracy))
-    return Calibration((w, h), table, cam, fit, "auto", orientation,
-                       "estimated" if focal_ok else "assumed", notes, accuracy)
 
 
 def cushion_fit(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> dict[str, float]:
@@ -541,108 +497,6 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
     if best is None:
         raise first_error or TableNotFound("no frames given")
     return best
-
-
-# ---------------------------------------------------------------------- manual
-NAMED_POINTS_HELP = ("corner:baulk_left|baulk_right|top_left|top_right, "
-                     "pocket:<pocket name>, spot:<colour>, or explicit [x, y] mm")
-
-
-def named_point(table: TableGeometry, name: str) -> tuple[float, float, float]:
-    """Table position (x, y, z) mm of a named landmark.
-
-    Corners are the cushion-face corners at the nose height; pockets the mouth centres at
-    the nose height; spots on the bed.
-    """
-    kind, _, what = name.partition(":")
-    corners = {"baulk_left": (0.0, 0.0), "baulk_right": (table.width, 0.0),
-               "top_left": (0.0, table.length), "top_right": (table.width, table.length)}
-    if kind == "corner" and what in corners:
-        return (*corners[what], table.cushion_height)
-    if kind == "pocket" and what in table.pockets:
-        return (*table.pockets[what].mouth_centre, table.cushion_height)
-    if kind == "spot" and what in table.spots:
-        return (*table.spots[what], 0.0)
-    raise CalibrationError(f"unknown landmark {name!r}; use {NAMED_POINTS_HELP}")
-
-
-def calibrate_points(points: Mapping[str, tuple[float, float]] | list, table: TableGeometry,
-                     image_size: tuple[int, int], hfov_deg: float | None = None) -> Calibration:
-    """Calibration from at least four correspondences.
-
-    Args:
-        points: either {landmark name: [u, v] px} or a list of {"px": [u, v], "mm": [x, y]}
-            (optionally "z": mm) items.
-        table: the table.
-        image_size: (w, h).
-        hfov_deg: field of view if known (else estimated from the points when the view is
-            oblique, or 60 degrees assumed).
-
-    Raises:
-        CalibrationError: fewer than four points, degenerate points, or a fit error above
-            :data:`MAX_FIT_ERROR_MM`.
-    """
-    img_pts, world = [], []
-    items = points.items() if isinstance(points, Mapping) else [(None, p) for p in points]
-    for name, val in items:
-        if name is not None:
-            world.append(named_point(table, name))
-            img_pts.append(val)
-        else:
-            try:
-                world.append((*map(float, val["mm"]), float(val.get("z", 0.0))))
-                img_pts.append(val["px"])
-            except (KeyError, TypeError, ValueError):
-                raise CalibrationError(f"point {val!r} needs 'px': [u, v] and 'mm': [x, y]") from None
-    if len(img_pts) < 4:
-        raise CalibrationError(f"{len(img_pts)} points given; at least 4 are needed "
-                               f"({NAMED_POINTS_HELP})")
-    ip = np.asarray(img_pts, float)
-    wp = np.asarray(world, float)
-    w, h = image_size
-    # a homography on the points' mean plane gives a first pose; then the focal length is
-    # searched (1-D) with a full PnP at each value, every point at its own height
-    z0 = float(np.mean(wp[:, 2]))
-    H, _ = cv2.findHomography(wp[:, :2], ip, 0)
-    if H is None or abs(np.linalg.det(H)) < 1e-12:
-        raise CalibrationError("the points are degenerate (three on a line?)")
-    K, R, t, focal_ok = pose_from_homography(H, (w, h), z0, hfov_deg or DEFAULT_HFOV_DEG)
-
-    def pnp(f: float) -> tuple[float, CameraModel]:
-        Kf = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1.0]])
-        ok, rvec, tvec = cv2.solvePnP(wp, ip, Kf, None, cv2.Rodrigues(R)[0], t.reshape(3, 1), True,
-                                      cv2.SOLVEPNP_ITERATIVE)
-        cam_f = CameraModel((w, h), Kf, np.zeros(5), cv2.Rodrigues(rvec)[0], tvec.ravel())
-        rms = float(np.sqrt(((cam_f.project(wp) - ip) ** 2).sum(1).mean())) if ok else np.inf
-        return rms, cam_f
-
-    if hfov_deg is not None:
-        _, cam = pnp((w / 2.0) / math.tan(math.radians(hfov_deg) / 2.0))
-    else:
-        fs = np.geomspace(0.4 * w, 6 * w, 40)
-        scored = [(pnp(f)[0], f) for f in fs]
-        rms_best, f_best = min(scored)
-        for _ in range(2):
-            span = np.geomspace(f_best / 1.08, f_best * 1.08, 15)
-            rms_best, f_best = min([(pnp(f)[0], f) for f in span] + [(rms_best, f_best)])
-        rms_all = np.array([r for r, _ in scored])
-        # the focal length is observable only if a wrong one visibly worsens the fit
-        focal_ok = bool(np.median(rms_all) > 3 * rms_best + 0.5)
-        f_use = f_best if focal_ok else K[0, 0]
-        _, cam = pnp(f_use)
-    back = np.array([cam.image_to_plane(ip[i:i + 1], wp[i, 2])[0] for i in range(len(ip))])
-    err = np.linalg.norm(back - wp[:, :2], axis=1)
-    fit = {"median": round(float(np.median(err)), 2), "max": round(float(err.max()), 2),
-           "n": len(err)}
-    if fit["max"] > MAX_FIT_ERROR_MM:
-        worst = int(np.argmax(err))
-        raise CalibrationError(f"the points do not fit one table plane: point {worst + 1} is "
-                               f"{err[worst]:.0f} mm off; check it (and --table-size)")
-    notes = [] if focal_ok else [f"focal length assumed ({hfov_deg or DEFAULT_HFOV_DEG:.0f} deg)"]
-    if len(ip) == 4:
-        notes.append("exactly 4 points: the fit error cannot show a wrong point")
-    return Calibration((w, h), table, cam, fit, "manual", "given",
-                       "estimated" if focal_ok else "assumed", notes)
 
 
 def fov_from_focal(f: float, width: int) -> float:

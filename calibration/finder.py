@@ -33,6 +33,9 @@ from calibration.table import TableGeometry
 
 #: Default horizontal field of view when the focal length cannot be estimated, degrees.
 DEFAULT_HFOV_DEG = 60.0
+#: A calibration whose cushion points (or, by hand, given points) miss the model by more than
+#: this is refused, mm.
+MAX_FIT_ERROR_MM = 25.0
 #: The cloth's hue may differ from the median at the image centre by this much (OpenCV hue
 #: units, 0-180) ...
 CLOTH_HUE_TOLERANCE = 12

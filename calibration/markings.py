@@ -311,6 +311,135 @@ def assign_faces(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
     return out
 
 
+@dataclass(frozen=True)
+class _FitTargets:
+    """What :func:`fit_camera` fits: undistorted image points (px) and where they belong on
+    the table (mm, z up), with their residual weights.
+
+    Attributes:
+        und: (N, 2) cushion-edge points; ``face``: (N,) the cushion face of each (index into
+            :func:`_faces`); ``ew``: (N,) the square root of each point's side weight.
+        spot_px, spot_w3: (S, 2) spot-ball centres and (S, 3) their spots at ball height.
+        line_px, line_w3: (L, 2) baulk-line points and (2, 3) the line's ends.
+        arc_px, arc_w3: (A, 2) D points and (121, 3) the D's arc as a polyline.
+    """
+
+    und: np.ndarray
+    face: np.ndarray
+    ew: np.ndarray
+    spot_px: np.ndarray
+    spot_w3: np.ndarray
+    line_px: np.ndarray
+    line_w3: np.ndarray
+    arc_px: np.ndarray
+    arc_w3: np.ndarray
+
+    @property
+    def n_res(self) -> int:
+        """The number of residuals (each spot gives two)."""
+        return len(self.und) + 2 * len(self.spot_px) + len(self.line_px) + len(self.arc_px)
+
+
+def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                 kn: tuple[float, float], marks: Markings,
+                 side_weights: list[float] | None) -> _FitTargets:
+    """The cushion edges (sides of fewer than 3 points or weight 0 left out) and the markings,
+    undistorted with ``kn``, with their places on the table."""
+    size = cam.image_size
+    face_of = assign_faces(cam, edges, table)
+    sw = side_weights or [1.0] * len(edges)
+    e_pts, e_face, e_w = [], [], []
+    for e, k, wt in zip(edges, face_of, sw, strict=True):
+        if len(e) < 3 or wt <= 0:
+            continue
+        e_pts.append(undistort_px(e, kn, size))
+        e_face.append(np.full(len(e), k))
+        e_w.append(np.full(len(e), math.sqrt(wt)))
+    und = np.concatenate(e_pts) if e_pts else np.zeros((0, 2))
+    face = np.concatenate(e_face) if e_face else np.zeros(0, int)
+    ew = np.concatenate(e_w) if e_w else np.zeros(0)
+    colours = list(marks.spots)
+    spot_px = undistort_px(np.array([marks.spots[c] for c in colours]), kn, size) if colours else np.zeros((0, 2))
+    spot_w3 = np.array([[*table.spots[c], table.ball_radius] for c in colours]).reshape(-1, 3)
+    line_px = undistort_px(marks.baulk_line, kn, size) if len(marks.baulk_line) else np.zeros((0, 2))
+    line_w3 = np.array([[0, table.baulk_line, 0], [table.width, table.baulk_line, 0]], float)
+    arc_px = undistort_px(marks.d_arc, kn, size) if len(marks.d_arc) else np.zeros((0, 2))
+    ang = np.linspace(math.pi, 2 * math.pi, 121)
+    arc_w3 = np.stack([table.centre_x + table.d_radius * np.cos(ang),
+                       table.baulk_line + table.d_radius * np.sin(ang), np.zeros_like(ang)], 1)
+    return _FitTargets(und, face, ew, spot_px, spot_w3, line_px, line_w3, arc_px, arc_w3)
+
+
+def _unpack(x: np.ndarray, cam: CameraModel, fit_focal: bool
+            ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(K, R, t) from the parameter vector: Rodrigues rotation (3), translation (3, mm) and,
+    when ``fit_focal``, the log focal length (px); else ``cam``'s focal length."""
+    w, h = cam.image_size
+    f = math.exp(x[6]) if fit_focal else cam.K[0, 0]
+    K = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1.0]])
+    return K, cv2.Rodrigues(x[:3])[0], x[3:6]
+
+
+def _project(K: np.ndarray, R: np.ndarray, t: np.ndarray, p3: np.ndarray) -> np.ndarray | None:
+    """(N, 3) table points (mm) to (N, 2) undistorted pixels; None if any is behind or within
+    1 mm of the camera."""
+    c = p3 @ R.T + t
+    if (c[:, 2] <= 1.0).any():
+        return None
+    return (c[:, :2] / c[:, 2:3]) @ K[:2, :2].T + K[:2, 2]
+
+
+def _line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Signed distance (px) of each point ``p`` from the line through ``a`` and ``b``."""
+    d = b - a
+    n = np.stack([-d[..., 1], d[..., 0]], -1) / (np.linalg.norm(d, axis=-1, keepdims=True) + 1e-12)
+    return ((p - a) * n).sum(-1)
+
+
+def _arc_residuals(arc_px: np.ndarray, pr: np.ndarray) -> np.ndarray:
+    """Signed distance (px) of each D point from the projected arc polyline ``pr`` (dense
+    enough to be smooth), weighted as a line."""
+    seg_a, seg_b = pr[:-1], pr[1:]
+    d = seg_b - seg_a
+    tt = np.clip((((arc_px[:, None, :] - seg_a[None]) * d[None]).sum(-1)
+                  / ((d * d).sum(-1)[None] + 1e-12)), 0, 1)
+    near = seg_a[None] + tt[..., None] * d[None]
+    dist = np.linalg.norm(arc_px[:, None, :] - near, axis=2)
+    k = dist.argmin(1)
+    sgn = np.sign(_line_dist(arc_px, seg_a[k], seg_b[k]))
+    return dist[np.arange(len(arc_px)), k] * sgn * math.sqrt(LINE_WEIGHT)
+
+
+def _residuals(x: np.ndarray, cam: CameraModel, fit_focal: bool, faces: np.ndarray,
+               d: _FitTargets) -> np.ndarray:
+    """The fit's residuals (px, weighted) at parameters ``x``; all 1e4 when a point falls
+    behind the camera."""
+    K, R, t = _unpack(x, cam, fit_focal)
+    parts = []
+    if len(d.und):
+        pr = _project(K, R, t, faces.reshape(-1, 3))
+        if pr is None:
+            return np.full(d.n_res, 1e4)
+        a, b = pr[0::2], pr[1::2]
+        parts.append(_line_dist(d.und, a[d.face], b[d.face]) * d.ew)
+    if len(d.spot_px):
+        pr = _project(K, R, t, d.spot_w3)
+        if pr is None:
+            return np.full(d.n_res, 1e4)
+        parts.append(((pr - d.spot_px) * math.sqrt(SPOT_WEIGHT)).ravel())
+    if len(d.line_px):
+        pr = _project(K, R, t, d.line_w3)
+        if pr is None:
+            return np.full(d.n_res, 1e4)
+        parts.append(_line_dist(d.line_px, pr[0], pr[1]) * math.sqrt(LINE_WEIGHT))
+    if len(d.arc_px):
+        pr = _project(K, R, t, d.arc_w3)
+        if pr is None:
+            return np.full(d.n_res, 1e4)
+        parts.append(_arc_residuals(d.arc_px, pr))
+    return np.concatenate(parts)
+
+
 def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                kn: tuple[float, float], marks: Markings, fit_focal: bool,
                side_weights: list[float] | None = None) -> CameraModel:
@@ -333,96 +462,21 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     from scipy.optimize import least_squares
 
     w, h = cam.image_size
-    size = (w, h)
     faces = _faces(table)
-    face_of = assign_faces(cam, edges, table)
-    sw = side_weights or [1.0] * len(edges)
-    e_pts, e_face, e_w = [], [], []
-    for e, k, wt in zip(edges, face_of, sw, strict=True):
-        if len(e) < 3 or wt <= 0:
-            continue
-        e_pts.append(undistort_px(e, kn, size))
-        e_face.append(np.full(len(e), k))
-        e_w.append(np.full(len(e), math.sqrt(wt)))
-    und = np.concatenate(e_pts) if e_pts else np.zeros((0, 2))
-    face = np.concatenate(e_face) if e_face else np.zeros(0, int)
-    ew = np.concatenate(e_w) if e_w else np.zeros(0)
-    colours = list(marks.spots)
-    spot_px = undistort_px(np.array([marks.spots[c] for c in colours]), kn, size) if colours else np.zeros((0, 2))
-    spot_w3 = np.array([[*table.spots[c], table.ball_radius] for c in colours]).reshape(-1, 3)
-    line_px = undistort_px(marks.baulk_line, kn, size) if len(marks.baulk_line) else np.zeros((0, 2))
-    line_w3 = np.array([[0, table.baulk_line, 0], [table.width, table.baulk_line, 0]], float)
-    arc_px = undistort_px(marks.d_arc, kn, size) if len(marks.d_arc) else np.zeros((0, 2))
-    ang = np.linspace(math.pi, 2 * math.pi, 121)
-    arc_w3 = np.stack([table.centre_x + table.d_radius * np.cos(ang),
-                       table.baulk_line + table.d_radius * np.sin(ang), np.zeros_like(ang)], 1)
-    if len(und) + 2 * len(spot_px) + len(line_px) + len(arc_px) < 8:
+    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
+    if targets.n_res < 8:
         return cam
-
-    def unpack(x: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        f = math.exp(x[6]) if fit_focal else cam.K[0, 0]
-        K = np.array([[f, 0, w / 2.0], [0, f, h / 2.0], [0, 0, 1.0]])
-        return K, cv2.Rodrigues(x[:3])[0], x[3:6]
-
-    def proj(K: np.ndarray, R: np.ndarray, t: np.ndarray, p3: np.ndarray) -> np.ndarray | None:
-        c = p3 @ R.T + t
-        if (c[:, 2] <= 1.0).any():
-            return None
-        return (c[:, :2] / c[:, 2:3]) @ K[:2, :2].T + K[:2, 2]
-
-    def line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
-        d = b - a
-        n = np.stack([-d[..., 1], d[..., 0]], -1) / (np.linalg.norm(d, axis=-1, keepdims=True) + 1e-12)
-        return ((p - a) * n).sum(-1)
-
-    n_res = len(und) + 2 * len(spot_px) + len(line_px) + len(arc_px)
-
-    def residuals(x: np.ndarray) -> np.ndarray:
-        K, R, t = unpack(x)
-        parts = []
-        if len(und):
-            pr = proj(K, R, t, faces.reshape(-1, 3))
-            if pr is None:
-                return np.full(n_res, 1e4)
-            a, b = pr[0::2], pr[1::2]
-            parts.append(line_dist(und, a[face], b[face]) * ew)
-        if len(spot_px):
-            pr = proj(K, R, t, spot_w3)
-            if pr is None:
-                return np.full(n_res, 1e4)
-            parts.append(((pr - spot_px) * math.sqrt(SPOT_WEIGHT)).ravel())
-        if len(line_px):
-            pr = proj(K, R, t, line_w3)
-            if pr is None:
-                return np.full(n_res, 1e4)
-            parts.append(line_dist(line_px, pr[0], pr[1]) * math.sqrt(LINE_WEIGHT))
-        if len(arc_px):
-            pr = proj(K, R, t, arc_w3)
-            if pr is None:
-                return np.full(n_res, 1e4)
-            # distance to the projected arc polyline (dense enough to be smooth)
-            seg_a, seg_b = pr[:-1], pr[1:]
-            d = seg_b - seg_a
-            tt = np.clip((((arc_px[:, None, :] - seg_a[None]) * d[None]).sum(-1)
-                          / ((d * d).sum(-1)[None] + 1e-12)), 0, 1)
-            near = seg_a[None] + tt[..., None] * d[None]
-            dist = np.linalg.norm(arc_px[:, None, :] - near, axis=2)
-            k = dist.argmin(1)
-            sgn = np.sign(line_dist(arc_px, seg_a[k], seg_b[k]))
-            parts.append(dist[np.arange(len(arc_px)), k] * sgn * math.sqrt(LINE_WEIGHT))
-        return np.concatenate(parts)
-
     x0 = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
     if fit_focal:
         x0 = np.concatenate([x0, [math.log(cam.K[0, 0])]])
     try:
-        res = least_squares(residuals, x0, loss="soft_l1", f_scale=ROBUST_SCALE_PX,
-                            x_scale="jac", max_nfev=300)
+        res = least_squares(_residuals, x0, loss="soft_l1", f_scale=ROBUST_SCALE_PX,
+                            x_scale="jac", max_nfev=300, args=(cam, fit_focal, faces, targets))
     except (ValueError, np.linalg.LinAlgError):
         return cam
     if not np.isfinite(res.cost):
         return cam
-    K, R, t = unpack(res.x)
+    K, R, t = _unpack(res.x, cam, fit_focal)
     ratio = (K[0, 0] / w) ** 2
     out = CameraModel((w, h), K, np.array([kn[0] * ratio, kn[1] * ratio ** 2, 0, 0, 0]), R, t)
     z = table.cushion_height

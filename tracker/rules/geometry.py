@@ -330,3 +330,8 @@ def touching_balls(
         if math.dist(cue, p) - table.ball_diameter <= gap_mm:
             out.append(b)
     return tuple(sorted(out))
+
+
+def object_balls(positions: Mapping[str, Position]) -> dict[str, Position]:
+    """The positions (mm) without the white: the object balls."""
+    return {k: v for k, v in positions.items() if k != "white"}

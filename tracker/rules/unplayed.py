@@ -19,10 +19,6 @@ from tracker.rules.snooker_types import SnookerStroke
 from tracker.rules.state import Decision, Foul, FrameState, MissState, PendingFoul, Position, Respot
 
 
-def _objects(pos: dict[str, Position]) -> dict[str, Position]:
-    return {k: v for k, v in pos.items() if k != "white"}
-
-
 def merged_respots(respots: tuple[Respot, ...], later: tuple[Respot, ...]) -> tuple[Respot, ...]:
     """``respots`` with the balls placed again in ``later`` (the tie-break black) replaced."""
     again = {r.ball for r in later}
@@ -115,7 +111,7 @@ class UnplayedRules:
         before = s.shot.positions_before
         if was is None or before is None or cue not in before:
             return []
-        now = set(G.touching_balls(before[cue], _objects(before), self.table,
+        now = set(G.touching_balls(before[cue], G.object_balls(before), self.table,
                                    self.options.touching_gap_mm))
         changed = sorted(now ^ was)
         return [cue, *changed] if changed else []
