@@ -240,8 +240,11 @@ def perception_metrics(clips: tuple[str, ...] = ("overhead_miss", "overhead_free
 def replace_section(doc: Path, title: str, section: str) -> None:
     """Replace (or append) the ``## title`` section of a markdown file."""
     text = doc.read_text() if doc.exists() else f"# {doc.stem.title()}\n\n"
-    start = text.find(f"## {title}")
-    if start >= 0:
+    # the heading line itself, not a longer one it begins ("Calibration" is not "Calibration
+    # on real footage ...")
+    head = f"## {title}\n"
+    start = 0 if text.startswith(head) else text.find("\n" + head) + 1
+    if start > 0 or text.startswith(head):
         end = text.find("\n## ", start + 5)
         rest = text[end + 1:] if end >= 0 else ""
         text = text[:start] + section.rstrip() + "\n" + ("\n" + rest if rest else "")
