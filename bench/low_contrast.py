@@ -1,6 +1,6 @@
 """Does the harder synthetic world predict the lab's teal-green fault? A green nearly the
 cloth's colour, with the shadows the lamps cast beside it, placed by the colour detector with
-the disc fit (``BallDetector._fit_discs``, for balls under ``detect.LOW_CONTRAST_SHARE`` and
+the disc fit (``refine.fit_discs``, for balls under ``params.DEFAULT.refine.low_contrast_share`` and
 faint balls) and without it (the share set to 0 and the fit made to leave every centre where
 it was); its centre's error against the rendered truth, in radii.
 
@@ -56,29 +56,39 @@ def case(seed: int, projector: bool | None = True, shadows: bool = True) -> dict
     return {"seed": seed, "draw": d, "layout": layout, "image": img, "truth": truth}
 
 
+def _no_fit(view, cloth_map, protos, frame, px, *rest):
+    """The disc fit switched off: every centre stays where the centroid put it."""
+    return px
+
+
 def place_green(c: dict[str, Any], disc_fit: bool) -> dict[str, Any]:
     """The detector's green nearest the truth in case ``c``: its centre (px), error in radii
     (NaN: none within a radius), colour called, and the share of the difference from the
     cloth the ball makes (under LOW_CONTRAST_SHARE: a low-contrast ball)."""
+    from dataclasses import replace
+
     from bench.hard_world import true_profile
     from calibration.table import STANDARD_TABLE as T
-    from tracker.perception import detect
+    from tracker.perception import judge, missing
+    from tracker.perception import params as P
     from tracker.perception.detect import CLASSES, BallDetector
+    from tracker.perception.refine import refine_share
 
-    saved = detect.LOW_CONTRAST_SHARE, BallDetector._fit_discs
+    saved = P.DEFAULT, judge.fit_discs, missing.fit_discs
     if not disc_fit:
         # no share is under 0: no ball the mask finds is fitted; a faint ball (always of low
         # contrast) is fitted whatever the share, so the fit itself leaves every centre be
-        detect.LOW_CONTRAST_SHARE = 0.0
-        BallDetector._fit_discs = lambda self, frame, px, cls, which: px  # type: ignore[method-assign]
+        P.DEFAULT = replace(P.DEFAULT, refine=replace(P.DEFAULT.refine, low_contrast_share=0.0))
+        judge.fit_discs = missing.fit_discs = _no_fit
     try:
         det = BallDetector(true_profile(c["draw"].camera, T))
         det.learn_cloth(c["image"])
         det.learn_colours([c["image"]])
         found = det.detect(c["image"])
-        share = float(det._refine_share(c["image"], c["truth"][None])[1][0])
+        share = float(refine_share(det.view, det.cloth.cloth_map, c["image"],
+                                   c["truth"][None])[1][0])
     finally:
-        detect.LOW_CONTRAST_SHARE, BallDetector._fit_discs = saved  # type: ignore[method-assign]
+        P.DEFAULT, judge.fit_discs, missing.fit_discs = saved
     r = float(det.radius_at(c["truth"][None])[0])
     if not len(found):
         return {"px": None, "error_radii": float("nan"), "colour": None, "share": share}

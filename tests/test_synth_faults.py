@@ -17,7 +17,8 @@ import pytest
 from bench.hard_world import true_profile
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, LOW_CONTRAST_SHARE, BallDetector
+from tracker.perception.detect import CLASSES, BallDetector
+from tracker.perception.params import DEFAULT as PERCEPTION_DEFAULTS
 from tracker.rules.snooker import SnookerRules
 from tracker.synth import randomise
 from tracker.synth.randomise import draw
@@ -145,7 +146,8 @@ def test_the_world_predicts_the_labs_green_pulled_toward_its_shadow_and_the_fit_
 
     res = measure([0, 1, 2, 3])
     assert [r["seed"] for r in res["rows"]] == [0, 1, 3]
-    assert all(r["with"]["share"] < LOW_CONTRAST_SHARE for r in res["rows"])
+    share = PERCEPTION_DEFAULTS.refine.low_contrast_share
+    assert all(r["with"]["share"] < share for r in res["rows"])
     assert res["without"]["found"] == res["with"]["found"] == 3
     assert res["without"]["median_radii"] >= 0.2
     assert res["with"]["median_radii"] <= 0.5 * res["without"]["median_radii"]
