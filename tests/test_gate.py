@@ -89,10 +89,10 @@ def test_referee_break_is_caught(monkeypatch):
     -> 3, as the referee of the sample logs reads it. Measured: 2 of the 4 sample logs end on
     a wrong score. Fails with the tolerance of ``referee.sample_scores_wrong`` loosened to 2."""
     import tracker.rules.fouls as fouls
-    import tracker.rules.snooker as snooker
+    import tracker.rules.snooker_fouls as snooker_fouls
 
     assert regressions_of(evaluate.replay_metrics()) == []
-    monkeypatch.setattr(snooker, "penalty", functools.partial(fouls.penalty, minimum=3))
+    monkeypatch.setattr(snooker_fouls, "penalty", functools.partial(fouls.penalty, minimum=3))
     assert_caught_only_in(evaluate.replay_metrics(), "referee.sample_scores_wrong")
 
 

@@ -8,7 +8,7 @@ but through :meth:`Judge.learn_colours`.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -20,8 +20,9 @@ from tracker.perception.geometry import TableView
 from tracker.perception.missing import find_missing_colour
 from tracker.perception.refine import fit_discs
 
-if TYPE_CHECKING:
-    from tracker.perception.detect import BallDetector
+#: The detector whose parts this works with (:class:`tracker.perception.detect.BallDetector`),
+#: named, not imported: detect imports this module (no import cycle, not even for types).
+BallDetector = Any
 
 
 class Judge(Protocol):

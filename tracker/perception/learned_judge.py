@@ -5,7 +5,7 @@ blobs of several balls and a grid over those blobs as more places to ask it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
@@ -22,8 +22,9 @@ from tracker.perception.judge import distinct
 from tracker.perception.missing import find_missing_learned
 from tracker.perception.refine import refine
 
-if TYPE_CHECKING:
-    from tracker.perception.detect import BallDetector
+#: The detector whose parts this works with (:class:`tracker.perception.detect.BallDetector`),
+#: named, not imported: detect imports this module (no import cycle, not even for types).
+BallDetector = Any
 
 
 class LearnedJudge:

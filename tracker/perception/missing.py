@@ -4,7 +4,7 @@ be, by the colour judge's prototypes or by the learned judge's network."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import cv2
 import numpy as np
@@ -14,8 +14,9 @@ from tracker.perception.constraint import SURE_CONF
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.refine import fit_discs, refine, refine_share
 
-if TYPE_CHECKING:
-    from tracker.perception.detect import BallDetector
+#: The detector whose parts this works with (:class:`tracker.perception.detect.BallDetector`),
+#: named, not imported: detect imports this module (no import cycle, not even for types).
+BallDetector = Any
 
 
 def find_missing_colour(d: BallDetector, frame: np.ndarray, det: BallDetections,
