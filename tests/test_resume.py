@@ -171,3 +171,56 @@ def test_force_replaces_the_jsonl_files_and_the_store_keeps_both_runs(tmp_path, 
                  "--out", str(out)]) == 0
     assert json.loads((out / "scoreboard.json").read_text())["frames"] == 6
     assert len(MatchStore(out / "match.sqlite", readonly=True).runs()) == 2
+
+
+def test_a_run_stopped_before_its_first_call_says_nothing_was_kept(tmp_path, monkeypatch, capsys):
+    """Interrupted while the camera is still being found (before the run's first record: no
+    run.json, so --resume would find no run): the message says nothing was kept instead of
+    offering --resume (issue 28). Shown to fail with the old words ('the calls so far are kept
+    ... --resume')."""
+    from tracker.pipeline import process as process_module
+
+    def interrupted(*args, **kw):
+        raise KeyboardInterrupt
+
+    out = tmp_path / "early"
+    monkeypatch.setattr(process_module, "find_start", interrupted)
+    rc = main(["process", str(SAMPLES / "overhead_free_ball.mp4"), "--players", "Ann", "Bob",
+               "--no-store", "--quiet", "--out", str(out)])
+    err = capsys.readouterr().err
+    assert rc == EXIT_INTERRUPTED
+    assert "nothing was kept" in err and "--resume" not in err
+
+
+def test_a_second_process_on_a_folder_in_use_is_refused(tmp_path, capsys):
+    """While one process holds the --out folder (its lock taken, as a running `process` holds
+    it), a second `process` into it is refused in one line and writes nothing there, with or
+    without --force (issue 28: both used to run to the end into one folder, exit 0, one's
+    JSONL files replacing the other's). Shown to fail with hold_folder not called."""
+    import subprocess
+    import sys
+    import time
+
+    out = tmp_path / "busy"
+    out.mkdir()
+    holder = subprocess.Popen([sys.executable, "-c",
+                               "import sys, time; from pathlib import Path; "
+                               "from tracker.cli.process import hold_folder; "
+                               f"f = hold_folder(Path({str(out)!r})); print('held', flush=True); "
+                               "time.sleep(60)"], stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        t0 = time.monotonic()
+        for extra in ([], ["--force"]):
+            rc = main(["process", str(SAMPLES / "overhead_free_ball.mp4"), "--quiet",
+                       "--max-frames", "5", "--out", str(out), *extra])
+            err = capsys.readouterr().err
+            assert rc == 2 and "another snooker-tracker process" in err, err
+            assert f"process {holder.pid}" in err
+        assert time.monotonic() - t0 < 30
+        assert sorted(p.name for p in out.iterdir()) == [".process.lock"]
+    finally:
+        holder.kill()
+        holder.wait()
+    assert main(["process", str(SAMPLES / "overhead_free_ball.mp4"), "--quiet",
+                 "--max-frames", "5", "--out", str(out)]) == 0  # free again once it ended

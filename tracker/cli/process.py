@@ -38,6 +38,7 @@ def cmd_process(args: argparse.Namespace) -> int:
     opts = _resumed_options(args, out) if args.resume else _new_run_options(args, out)
     how, point = _what_to_run(args, opts, out)
     output_dir("--out", out)
+    held = hold_folder(out)  # noqa: F841 - held (the folder locked) until this run ends
     if args.overlay:
         output_file("--overlay", args.overlay, force=args.force or args.resume)
     if point is not None:
@@ -109,8 +110,7 @@ def _referee_video(args: argparse.Namespace, opts, how, point, out: Path):  # no
         server = _start_server(args) if args.serve is not None else None
         res = process_video(opts.video, out, replace(how, listeners=listeners))
     except KeyboardInterrupt:
-        raise UserError(f"interrupted: the calls so far are kept in {out}; go on with: "
-                        f"snooker-tracker process --resume --out {out}", EXIT_INTERRUPTED) from None
+        raise UserError(_interrupted_words(out), EXIT_INTERRUPTED) from None
     except LearnedUnavailable as exc:
         raise UserError(one_line(exc), EXIT_MISSING) from None
     except (VideoError, CalibrationError, RecordError, StoreError) as exc:
@@ -172,6 +172,47 @@ def _restore_terminate(previous: object) -> None:
 #: ``process`` options that decide a run's calls (a resumed run takes them from ``run.json``).
 RUN_DEFINING = ("video", "calibration", "players", "inputs", "table_size", "ball_diameter",
                 "detector", "max_frames", "no_store")
+
+
+#: The file in a run's --out folder that the running ``process`` holds locked.
+LOCK_NAME = ".process.lock"
+
+
+def hold_folder(out: Path):  # noqa: ANN201 - an open file, kept only to hold the lock
+    """Lock ``out`` for this process (``OUT/.process.lock``, an exclusive ``flock`` held until
+    the returned file is closed or the process ends, however it ends): a second ``process``
+    started on the same folder while this one runs is refused in one line instead of writing
+    its files over this one's."""
+    import fcntl
+
+    f = open(out / LOCK_NAME, "a+", encoding="utf-8")  # noqa: SIM115 - held open on purpose
+    try:
+        fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        f.seek(0)
+        who = f.read().strip()
+        f.close()
+        raise UserError(f"--out {out}: another snooker-tracker process"
+                        + (f" (process {who})" if who.isdigit() else "")
+                        + " is refereeing into this folder right now; wait for it to end, stop "
+                          "it, or give another --out") from None
+    f.seek(0)
+    f.truncate()
+    f.write(str(os.getpid()))
+    f.flush()
+    return f
+
+
+def _interrupted_words(out: Path) -> str:
+    """What an interrupted run says: where its calls are and how to go on, or, stopped before
+    its first record (no ``run.json`` yet), that nothing was kept."""
+    from tracker.resume import OPTIONS_NAME
+
+    if not (out / OPTIONS_NAME).is_file():
+        return (f"interrupted before the first call: nothing was kept in {out}; process the "
+                "video again (add --force if the folder already holds files)")
+    return (f"interrupted: the calls so far are kept in {out}; go on with: "
+            f"snooker-tracker process --resume --out {out}")
 
 
 def _new_run_options(args: argparse.Namespace, out: Path):
