@@ -23,11 +23,7 @@ footage (development and test)" section of docs/ACCURACY.md.
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -41,6 +37,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from calibration_accuracy import lab  # noqa: E402
+from runinfo import run_info  # noqa: E402
 
 from calibration.finder import TableNotFound  # noqa: E402
 from calibration.table import STANDARD_TABLE  # noqa: E402
@@ -144,14 +141,8 @@ def main(argv: list[str] | None = None) -> int:
     lab_res = lab()
     rows = broadcast_holdout(root)
     s = summarise(lab_res, rows)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
-    run = {"date": str(datetime.date.today()), "commit": commit + ("+changes" if dirty else ""),
-           "machine": f"{platform.machine()} with {os.cpu_count()} cores",
-           "command": "python bench/calibration_split.py " + " ".join(args),
-           "seconds": round(time.perf_counter() - t0)}
+    run = run_info("python bench/calibration_split.py " + " ".join(args),
+                   time.perf_counter() - t0)
     (ROOT / "docs" / "metrics-calibration-split.json").write_text(json.dumps(
         {"run": run, "summary": s, "broadcast_rows": rows,
          "lab_rows": {f: r["per_image"] for f, r in lab_res.items()}}, indent=1, default=str))

@@ -11,11 +11,7 @@ bench/stills.py's; the clips through the whole chain (`process`) are bench/real_
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -24,6 +20,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.runinfo import run_info  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
 from tracker.footage_eval import broadcast_clips, broadcast_tracks, footage  # noqa: E402
 from tracker.footage_split import load_split  # noqa: E402
@@ -76,16 +73,10 @@ def main() -> int:
     if footage() is None:
         print("real footage: ../shared/footage not present, skipped")
         return 0
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
     t0 = time.perf_counter()
     res = {split: {"clips": broadcast_clips(clips=clips_of(split)),
                    "tracks": broadcast_tracks(clips=clips_of(split))} for split in ("dev", "test")}
-    run = {"date": str(datetime.date.today()), "commit": commit + ("+changes" if dirty else ""),
-           "machine": f"{platform.machine()} with {os.cpu_count()} cores",
-           "command": "python bench/real_footage.py", "seconds": round(time.perf_counter() - t0)}
+    run = run_info("python bench/real_footage.py", time.perf_counter() - t0)
     text = section(res, run)
     replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, text)
     (ROOT / "docs" / "metrics-real.json").write_text(json.dumps({"run": run, **res}, indent=1,

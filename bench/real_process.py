@@ -24,11 +24,7 @@ docs/metrics-real-process.json always (skipped, with a message, when the footage
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
-import os
-import platform
-import subprocess
 import sys
 import tempfile
 import time
@@ -38,6 +34,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.runinfo import run_info  # noqa: E402
 from calibration.table import TableGeometry  # noqa: E402
 from tracker import balls as B  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
@@ -174,16 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             print(json.dumps({k: v for k, v in row.items() if k != "calls"}, default=str), flush=True)
     took = time.perf_counter() - t_all
     b = [r for r in rows if r["group"] == "broadcast"]
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
     summary = {"broadcast_right": sum(bool(r["right"]) for r in b), "broadcast_clips": len(b),
                "by_split": by_split(rows),
-               "seconds": round(took), "date": str(datetime.date.today()),
-               "commit": commit + ("+changes" if dirty else ""),
-               "machine": f"{platform.machine()} with {os.cpu_count()} cores",
-               "command": "python bench/real_process.py" + (" " + " ".join(argv or sys.argv[1:])).rstrip()}
+               **run_info(("python bench/real_process.py " + " ".join(argv or sys.argv[1:])).rstrip(),
+                          took)}
     print(json.dumps(summary))
     (ROOT / "docs" / "metrics-real-process.json").write_text(json.dumps(
         {"summary": summary, "rows": rows}, indent=1, default=str))

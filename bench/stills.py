@@ -13,11 +13,7 @@ missed or misread. Each figure for the development and the test split of the foo
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -26,6 +22,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.runinfo import run_info  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
 from tracker.footage_eval import (  # noqa: E402
     broadcast_stills,
@@ -147,13 +144,7 @@ def main(argv: list[str] | None = None) -> int:
     bad = [k for k in kinds if k not in DETECTORS]
     if bad:
         sys.exit(f"bench/stills.py: unknown detector {bad[0]!r}: use {', '.join(DETECTORS)}")
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                           capture_output=True, text=True).stdout.strip()
-    run = {"date": str(datetime.date.today()), "commit": commit + ("+changes" if dirty else ""),
-           "machine": f"{platform.machine()} with {os.cpu_count()} cores",
-           "command": "python bench/stills.py " + " ".join(args)}
+    run = run_info("python bench/stills.py " + " ".join(args))
     results = [measure(k) for k in kinds]
     for m in results:
         print(section(m, run))
