@@ -256,14 +256,13 @@ def replace_section(doc: Path, title: str, section: str) -> None:
 def _lab_split_figures(rows: list[dict[str, Any]], split: str) -> dict[str, float]:
     """Balls, balls found, found with the right colour, and the median detection error (mm) of
     the lab images (``lab_stills``' ``per_image`` rows) in one split of the footage."""
-    from tracker.footage_split import load_split, split_of
+    from tracker.footage_eval import lab_by_split
 
-    table = load_split()
-    mine = [r for r in rows if split_of(r["image"], table) == split]
-    errs = [e for r in mine for e in r["detection_mm"]]
-    return {"balls": float(sum(r["balls"] for r in mine)), "found": float(sum(r["found"] for r in mine)),
-            "colour_right": float(sum(r["colour_right"] or 0 for r in mine)),
-            "mm_median": float(np.median(errs)) if errs else float("nan")}
+    s = lab_by_split(rows)[split]
+    mm = s["detection_mm_median"]
+    return {"balls": float(s["balls"]), "found": float(s["found"]),
+            "colour_right": float(s["colour_right"] or 0),
+            "mm_median": float("nan") if mm is None else mm}
 
 
 def lab_metrics(lab: dict[str, Any]) -> dict[str, float]:

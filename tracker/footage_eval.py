@@ -182,7 +182,9 @@ def _lab_case(case: dict, d: Any, cal: Any, table: Any, coloured: bool, n: dict[
 
 def lab_by_split(per_image: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     """A lab set's per-image rows (:func:`lab_stills`'s ``per_image``) added up per split of
-    the footage (``dev``, ``test``; :mod:`tracker.footage_split`)."""
+    the footage (``dev``, ``test``; :mod:`tracker.footage_split`): images, balls, found, colour
+    right (None without colour labels), extra detections, the median error against the
+    labelled mm and the detector's own median (the labelled pixel through the same camera)."""
     from tracker.footage_split import load_split, split_of
 
     table = load_split()
@@ -190,13 +192,15 @@ def lab_by_split(per_image: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
     for split in ("dev", "test"):
         rows = [r for r in per_image if split_of(r["image"], table) == split]
         mm = [e for r in rows for e in r["mm"]]
+        det_mm = [e for r in rows for e in r["detection_mm"]]
         coloured = all(r["colour_right"] is not None for r in rows)
         out[split] = {
             "images": len(rows), "balls": sum(r["balls"] for r in rows),
             "found": sum(r["found"] for r in rows),
             "colour_right": sum(r["colour_right"] for r in rows) if coloured else None,
             "extra_detections": sum(r["extra_detections"] for r in rows),
-            "mm_median": float(np.median(mm)) if mm else None}
+            "mm_median": float(np.median(mm)) if mm else None,
+            "detection_mm_median": float(np.median(det_mm)) if det_mm else None}
     return out
 
 
