@@ -186,3 +186,8 @@ def test_the_cli_export_writes_the_league_files(tmp_path, capsys):
         json.loads((tmp_path / "league" / "match.json").read_text()))
     assert cli_main(["export", str(SAMPLE_LOG), "--format", "league"]) == 2
     assert "output folder" in capsys.readouterr().err
+    assert cli_main(["export", str(tmp_path / "none"), "--format", "league"]) == 2
+    assert "no such folder" in capsys.readouterr().err
+    (tmp_path / "empty").mkdir()
+    assert cli_main(["export", str(tmp_path / "empty"), "--format", "league"]) == 2
+    assert "neither match.sqlite nor match.log.jsonl" in capsys.readouterr().err

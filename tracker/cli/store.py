@@ -46,6 +46,8 @@ def _export_league(args: argparse.Namespace) -> int:
     from tracker.outputs.store import StoreError
 
     folder = Path(args.store)
+    if not folder.exists():
+        raise UserError(f"{folder}: no such folder; give the --out folder of a `process` run")
     if not folder.is_dir():
         raise UserError(f"{folder}: --format league takes the output folder of `process`, "
                         "not a file")
