@@ -160,6 +160,9 @@ class FrameStart:
             ``players`` (the sides' names). Match-level: set on the first frame.
         order: four-handed: the four players in playing order for this frame, starting with
             the breaking side (default: each side's first player, then each side's second).
+        race_to: a race (pool, 002 8.9): the first to win this many frames (racks) wins the
+            match, the same as ``best_of`` = 2 * ``race_to`` - 1. Match-level: set on the first
+            frame; None = ``best_of`` decides.
     """
 
     frame: int
@@ -173,6 +176,7 @@ class FrameStart:
     aggregate: bool = False
     teams: tuple[tuple[str, str], tuple[str, str]] | None = None
     order: tuple[str, ...] | None = None
+    race_to: int | None = None
 
 
 class InputKind(StrEnum):

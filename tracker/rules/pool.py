@@ -133,10 +133,10 @@ class PoolRules(PoolInputRules):
         if shot.operator.not_a_stroke:
             s.notes.append("not a shot: the cue ball was only moved while in hand (002 1.5)")
             out = Outcome(notes=tuple(s.notes), review=tuple(s.review))
-            return build_decision(self, st, shot.shot, out, s.st), s.st
+            return build_decision(self, s.st, shot.shot, out, s.st), s.st
         self._common_fouls(s)
         out, after = self._call(s)
-        return build_decision(self, st, shot.shot, out, after), after
+        return build_decision(self, s.st, shot.shot, out, after), after
 
     def _call(self, s: PoolStroke) -> tuple[Outcome, FrameState]:  # pragma: no cover
         raise NotImplementedError
