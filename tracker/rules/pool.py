@@ -35,7 +35,7 @@ from tracker.rules.pool_types import (
     PoolStroke,
     pool_foul,
 )
-from tracker.rules.state import Decision, FrameState, Phase, Position
+from tracker.rules.state import Decision, Foul, FrameState, Phase, Position
 from tracker.rules.stroke import check_events, check_positions, read_stroke, record_warnings
 
 WHITE = "white"
@@ -249,7 +249,7 @@ class PoolRules(PoolInputRules):
 
     # ------------------------------------------------------------------ the standard fouls
     def _foul(self, code: str, ball: str | None = None, on: str = "",
-              balls: tuple[str, ...] = ()):  # type: ignore[no-untyped-def]
+              balls: tuple[str, ...] = ()) -> Foul:
         return pool_foul(code, self.fouls_section, ball, on, balls)
 
     def _common_fouls(self, s: PoolStroke) -> None:
@@ -278,7 +278,7 @@ class PoolRules(PoolInputRules):
             s.review.append("the camera is not sure which ball the cue ball hit first "
                             f"(confidence {f.cue_contacts[0].confidence:.2f}): check it")
 
-    def _contact_fouls(self, s: PoolStroke, legal: frozenset[str], words: str) -> list:  # type: ignore[type-arg]
+    def _contact_fouls(self, s: PoolStroke, legal: frozenset[str], words: str) -> list[Foul]:
         """No contact, wrong ball first (6.2), no rail after contact (6.3; not on a break,
         whose own rail rule is stricter)."""
         f = s.facts
@@ -303,7 +303,7 @@ class PoolRules(PoolInputRules):
         return bool(s.facts.off) or any(e.type == EventType.CUSHION and e.t >= t
                                         for e in s.shot.events)
 
-    def _in_hand_fouls(self, s: PoolStroke) -> list:  # type: ignore[type-arg]
+    def _in_hand_fouls(self, s: PoolStroke) -> list[Foul]:
         """From in hand behind the head string: placed on or past it (6.10), or the first ball
         hit also behind it without the cue ball crossing it first (6.11)."""
         st, hs = s.st, self.table.head_string
@@ -325,7 +325,7 @@ class PoolRules(PoolInputRules):
             return []
         return [self._foul("bad_play_from_kitchen", behind[0])]
 
-    def _entered_fouls(self, s: PoolStroke) -> list:  # type: ignore[type-arg]
+    def _entered_fouls(self, s: PoolStroke) -> list[Foul]:
         """The fouls the referee entered (002 6.4, 6.6-6.9, 6.12, 6.13, 6.15, 6.16)."""
         out = []
         for of in s.shot.operator.fouls:
