@@ -250,3 +250,13 @@ def test_stalemate_the_original_breaker_breaks_again(eight):
     assert res.accepted and again.striker == 0 and again.game.break_due
     res, _ = rules.apply_input(st, OperatorInput(InputKind.CLAIM))
     assert not res.accepted and "claim" in res.message
+
+
+def test_the_operator_sets_the_group_where_the_camera_took_the_wrong_ball_as_called(eight):
+    rules, st = eight
+    _, st = _open_table(rules, st)
+    _, st = play(rules, st, pshot(2, "6", pots=("6", "12")))   # the 6 taken as called
+    assert st.game.groups == ("solids", "stripes")
+    res, fixed = rules.apply_input(st, OperatorInput(InputKind.OPTION, "stripes", "A"))
+    assert res.accepted and fixed.game.groups == ("stripes", "solids")
+    assert rules.ball_on_label(fixed) == "stripes"

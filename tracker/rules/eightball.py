@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from tracker.records.shot import EventType
-from tracker.rules.outcome import Outcome
+from tracker.records.shot import EventType, OperatorInput
+from tracker.rules.outcome import InputResult, Outcome, input_result
 from tracker.rules.pool import PoolRules
 from tracker.rules.pool_racks import EIGHT_BALL_ROWS, spot_position
 from tracker.rules.pool_types import (
@@ -91,6 +91,22 @@ class EightBallRules(PoolRules):
         pos = {**st.positions, EIGHT: spot} if st.positions is not None else None
         return replace(st, on_table=st.on_table | {EIGHT}, positions=pos,
                        game=replace(st.game, choice=None))
+
+    def _input_option(self, st: FrameState, inp: OperatorInput) -> tuple[InputResult, FrameState]:
+        """Besides the break's choices: the operator sets a player's group (``solids`` /
+        ``stripes``, the other player the other group) where the camera took the wrong ball as
+        called (002 3.4 gives the group of the called ball legally pocketed)."""
+        if inp.choice not in GROUPS:
+            return super()._input_option(st, inp)
+        side = st.side_of(inp.player) if inp.player else st.striker
+        if side is None:
+            return input_result("option", False, f"{inp.player} is not a player of this rack",
+                                st), st
+        mine = inp.choice
+        groups = (mine, other_group(mine)) if side == 0 else (other_group(mine), mine)
+        nxt = replace(st, game=replace(st.game, groups=groups))
+        return input_result("option", True, f"{st.players[side]} has the {mine}, "
+                            f"{st.players[1 - side]} the {other_group(mine)}", nxt), nxt
 
     # ------------------------------------------------------------------ the call
     def _call(self, s: PoolStroke) -> tuple[Outcome, FrameState]:

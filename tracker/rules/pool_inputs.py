@@ -8,7 +8,9 @@ Choices (``option`` input, ``choice``):
     ``pass``: after a push out, the player who pushed must shoot again (2.4);
     ``rerack``: the balls re-racked, the player choosing breaks; ``rerack_offender``: re-racked,
     the player who broke illegally breaks again (3.3(d));
-    ``respot``: the 8 spotted (3.3(e), (f)); ``rebreak``: re-racked and broken again (3.3(e), (f)).
+    ``respot``: the 8 spotted (3.3(e), (f)); ``rebreak``: re-racked and broken again (3.3(e), (f));
+    ``solids`` / ``stripes`` (eight-ball, no choice pending needed): the operator sets the
+    group of ``player`` (the striker by default) where the camera took the wrong ball as called.
 """
 
 from __future__ import annotations
