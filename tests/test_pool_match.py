@@ -7,11 +7,14 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from tracker.cli import main
 from tracker.outputs.board import banner_of
 from tracker.records.parse import record_from_dict
 from tracker.rules.errors import RuleError
+from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.registry import RULESETS, get_ruleset
 from tracker.stats import match_stats
@@ -111,3 +114,64 @@ def test_board_banners_and_statistics_read_pool_calls():
     assert [b.kind for b in banners if b and b.kind in ("foul", "frame")] == ["foul", "frame"]
     stats = match_stats(EIGHT_BALL_RACK, out)
     assert stats.frames_won == {"A": 0, "B": 1} and len(stats.strokes) == 5
+
+
+# ------------------------------------------------------------------ random pool logs
+_BALLS = ["white", *(str(i) for i in range(1, 16))]
+_CALLS = [*_BALLS[1:], "8@top_left", "3@middle_left", "safety", "push_out"]
+_CHOICES = ["play", "pass", "in_hand_kitchen", "rerack", "rerack_offender", "respot", "rebreak",
+            "solids", "stripes"]
+
+
+@st.composite
+def _event(draw, t):
+    kind = draw(st.sampled_from(["strike", "contact", "contact", "cushion", "cushion", "pot",
+                                 "off_table", "disturbed", "jump", "moving_at_strike"]))
+    e = {"type": kind, "t": t}
+    if kind == "contact":
+        e["balls"] = ["white", draw(st.sampled_from(_BALLS[1:]))]
+    else:
+        e["ball"] = draw(st.sampled_from(_BALLS))
+    if kind == "pot":
+        e["pocket"] = draw(st.sampled_from(["top_left", "middle_right", "baulk_left"]))
+    return e
+
+
+@st.composite
+def _record(draw, n):
+    if draw(st.integers(0, 4)) == 0:
+        kind = draw(st.sampled_from(["option", "option", "concede", "award_frame", "striker",
+                                     "stalemate", "claim"]))
+        rec = {"type": "input", "input": kind, "player": draw(st.sampled_from(["A", "B"]))}
+        if kind == "option":
+            rec["choice"] = draw(st.sampled_from(_CHOICES))
+        return rec
+    times = sorted(draw(st.lists(st.floats(0.01, 9), max_size=6)))
+    rec = {"type": "shot", "shot": n, "events": [{"type": "strike", "t": 0.0, "ball": "white"},
+                                                 *(draw(_event(t)) for t in times)]}
+    if draw(st.booleans()):
+        rec["nomination"] = draw(st.sampled_from(_CALLS))
+    if draw(st.integers(0, 3)) == 0:
+        rec["striker"] = draw(st.sampled_from(["A", "B"]))
+    return rec
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(st.data())
+def test_random_pool_logs_are_called_or_refused_in_one_line_and_read_back(data):
+    """Any pool log the schema takes: every line is called, or one is refused with RuleError;
+    the words, the banners and the statistics read whatever was called."""
+    game = data.draw(st.sampled_from(["eight-ball", "nine-ball"]))
+    log = [_start(1, game, race_to=2),
+           *(data.draw(_record(n)) for n in range(1, data.draw(st.integers(1, 14))))]
+    match, out = Match(), []
+    for rec in log:
+        try:
+            out.extend(match.feed(record_from_dict(rec)))
+        except RuleError as exc:
+            assert "\n" not in str(exc)
+            break
+    for line in out:
+        explain(line)
+        banner_of(line)
+    match_stats(log, out)
