@@ -1,4 +1,4 @@
-"""Snooker table geometry in the canonical table frame.
+"""Snooker (and pool) table geometry in the canonical table frame.
 
 Canonical frame (see ``docs/ARCHITECTURE.md``): millimetres, origin at the baulk-left corner
 of the playing area (the cushion faces), ``x`` across the table (0 .. width), ``y`` up the
@@ -19,6 +19,10 @@ Sources:
 Other table sizes (home 10 ft, 8 ft, the 1881 x 943 mm lab table of the shared footage) keep
 the same proportions as the rules' older fractional definitions unless given explicitly:
 baulk line at length/4.843, D radius width/6.09, black spot length/11.015 from the top.
+
+Pool tables (:meth:`TableGeometry.pool`, 7, 8 and 9 ft) use the same frame with the head rail
+at ``y = 0``: the head string in place of the baulk line, no D, the foot spot in place of the
+black spot; their figures and sources are in that method.
 """
 
 from __future__ import annotations
@@ -40,6 +44,10 @@ STANDARD_BALL_DIAMETER_MM = 52.5
 STANDARD_BAULK_LINE_MM = 737.0
 STANDARD_D_RADIUS_MM = 292.0
 STANDARD_BLACK_FROM_TOP_MM = 324.0
+#: WPA pool ball diameter (2 1/4 in), mm.
+POOL_BALL_DIAMETER_MM = 57.15
+#: WPA: each sight's centre lies 3 11/16 in outside the cushion nose, mm.
+POOL_SIGHT_OFFSET_MM = 93.7
 
 POCKET_NAMES = (
     "baulk_left",
@@ -137,6 +145,64 @@ class TableGeometry:
             middle_mouth=98.0 * k_ball,
             cushion_height=33.3 * k_ball,
         )
+
+    @classmethod
+    def pool(cls, feet: int = 9) -> TableGeometry:
+        """A pool table of ``feet`` (7, 8 or 9) ft: no baulk line or D, but the head string at
+        a quarter of the length (stored as ``baulk_line``) and the foot spot a quarter from the
+        foot rail (``black_from_top``); ``d_radius`` is 0.
+
+        Figures (inches converted at 25.4 mm):
+        - WPA Equipment Specifications, playing surface between the cushion noses: 9 ft
+          100 x 50 in (2540 x 1270 mm), 8 ft 92 x 46 in (2336.8 x 1168.4 mm). The WPA
+          sanctions only those two; the 7 ft "bar box" 78 x 39 in (1981.2 x 990.6 mm) is the
+          common commercial size (BCA), not a WPA figure.
+        - WPA balls 2 1/4 in (57.15 mm); corner pocket mouth 4 1/2 to 4 5/8 in, side pocket
+          mouth 5 to 5 1/8 in between the cushion noses: the middle of each range is used
+          (115.9 and 128.6 mm) on every size.
+        - 002 8.1 Parts of the Table: head string and foot string each bound a quarter of the
+          length; the foot spot is where the foot string meets the long string.
+
+        Raises:
+            ValueError: ``feet`` is not 7, 8 or 9.
+        """
+        sizes = {9: (2540.0, 1270.0), 8: (2336.8, 1168.4), 7: (1981.2, 990.6)}
+        if feet not in sizes:
+            raise ValueError(f"a pool table is 7, 8 or 9 ft, not {feet!r}")
+        length, width = sizes[feet]
+        return cls(length=length, width=width, ball_diameter=POOL_BALL_DIAMETER_MM,
+                   baulk_line=length / 4.0, d_radius=0.0, black_from_top=length / 4.0,
+                   corner_mouth=115.9, middle_mouth=128.6, cushion_height=36.3)
+
+    @property
+    def head_string(self) -> float:
+        """Pool: the head string's distance from the head rail's cushion nose, mm (the
+        ``baulk_line`` figure; a quarter of the length on :meth:`pool` tables)."""
+        return self.baulk_line
+
+    @property
+    def foot_spot(self) -> tuple[float, float]:
+        """Pool: the foot spot (the long string meets the foot string), mm."""
+        return (self.centre_x, self.length - self.black_from_top)
+
+    def diamonds(self, rail_offset: float = POOL_SIGHT_OFFSET_MM) -> dict[str, tuple[float, float]]:
+        """Pool: the 18 sights (diamonds) on the rails, mm: they mark quarters of the width
+        and eighths of the length between the cushion noses (002 8.1), none at the side
+        pockets; each sits ``rail_offset`` mm outside the cushion nose (WPA: 3 11/16 in).
+
+        Returns:
+            name -> (x, y): ``head_1..3`` and ``foot_1..3`` (x from the left), ``left_1..6``
+            and ``right_1..6`` (y from the head rail).
+        """
+        w, length, o = self.width, self.length, rail_offset
+        out: dict[str, tuple[float, float]] = {}
+        for k in (1, 2, 3):
+            out[f"head_{k}"] = (k * w / 4.0, -o)
+            out[f"foot_{k}"] = (k * w / 4.0, length + o)
+        for i, k in enumerate((1, 2, 3, 5, 6, 7), start=1):
+            out[f"left_{i}"] = (-o, k * length / 8.0)
+            out[f"right_{i}"] = (w + o, k * length / 8.0)
+        return out
 
     # ------------------------------------------------------------------ basic figures
     @property

@@ -151,6 +151,9 @@ class FrameStart:
         ruleset: registry name (``snooker``, ``snooker-6-reds``, ``snooker-10-reds``,
             ``snookerpool``, ``english-billiards``, ... : ``tracker.rules.registry``).
         best_of: frames in the match.
+        race_to: a race (pool, 002 8.9): the first to win this many frames (racks) wins the
+            match, the same as ``best_of`` = 2 * ``race_to`` - 1. Match-level: set on the first
+            frame; None = ``best_of`` decides.
         positions: starting layout (mm); None = the ruleset's standard setup.
         options: named rule options (section 4 readings), see ``tracker.rules.options``.
         table: table size {"length": mm, "width": mm}; None = full size.
@@ -167,6 +170,7 @@ class FrameStart:
     breaker: str | None = None
     ruleset: str = "snooker"
     best_of: int = 1
+    race_to: int | None = None
     positions: dict[str, Position] | None = None
     options: dict[str, object] = field(default_factory=dict)
     table: dict[str, float] | None = None

@@ -94,3 +94,36 @@ def billiards_balls(second: str = "spot") -> BallSet:
     looks = {B.WHITE: "white", second: "white" if second == "spot" else second, "red": "red"}
     aliases = {"spot_white": "spot"} if second == "spot" else {}
     return BallSet((B.WHITE, second), (), (), values, looks, others=("red",), aliases=aliases)
+
+
+#: The pool balls' colours by number (WPA Equipment Specifications; the 9..15 stripes repeat
+#: the 1..7 colours on a white ball). A camera tells the 1 from the 9 by the stripe alone.
+POOL_COLOURS: dict[int, str] = {1: "yellow", 2: "blue", 3: "red", 4: "purple", 5: "orange",
+                                6: "green", 7: "maroon", 8: "black"}
+
+
+def pool_look(number: int) -> str:
+    """What pool ball ``number`` (1..15) looks like: ``solid_<colour>`` for 1..8,
+    ``stripe_<colour>`` for 9..15 (the colour of ``number - 8``)."""
+    if not 1 <= number <= 15:
+        raise ValueError(f"pool balls are numbered 1 to 15, not {number}")
+    if number <= 8:
+        return f"solid_{POOL_COLOURS[number]}"
+    return f"stripe_{POOL_COLOURS[number - 8]}"
+
+
+def pool_balls(n_objects: int = 15) -> BallSet:
+    """Pool (002 Pool Billiards): the cue ball ``white`` (alias ``cue``) and object balls
+    ``1``..``n_objects``. Eight-ball (15 balls): the solids 1..7 as the first group
+    (``reds``), the stripes 9..15 as the second (``colours``), the 8 apart (``others``).
+    Nine-ball (9 balls): the balls 1..9 are played lowest first, so all are ``colours``.
+    No ball scores points (a rack is won, not scored): every value is 0."""
+    numbers = tuple(str(i) for i in range(1, n_objects + 1))
+    values = {B.WHITE: 0, **{n: 0 for n in numbers}}
+    looks = {B.WHITE: "white", **{n: pool_look(int(n)) for n in numbers}}
+    aliases = {"cue": B.WHITE, "cue_ball": B.WHITE}
+    if n_objects == 15:
+        solids = tuple(str(i) for i in range(1, 8))
+        stripes = tuple(str(i) for i in range(9, 16))
+        return BallSet((B.WHITE,), solids, stripes, values, looks, others=("8",), aliases=aliases)
+    return BallSet((B.WHITE,), (), numbers, values, looks, aliases=aliases)

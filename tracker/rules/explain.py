@@ -14,6 +14,12 @@ _OPTION_WORDS = {
     "ball_in_hand": "play with the cue ball in hand",
     "in_hand": "play from in-hand",
     "spot_balls": "play from in-hand with the red and the other ball spotted",
+    "in_hand_kitchen": "play with the cue ball in hand behind the head string",
+    "pass": "have the player who pushed out shoot again",
+    "rerack": "re-rack and break",
+    "rerack_offender": "re-rack and have the breaker break again",
+    "respot": "have the 8 spotted and play on",
+    "rebreak": "re-rack and break again",
 }
 
 
@@ -40,6 +46,10 @@ _END_WORDS = {
     "four_snookers": "more than four snookers needed",
     "three_failures": "a third failure to hit the ball on",
     "time": "the time limit",
+    "nine_ball": "the 9 pocketed",
+    "eight_ball": "the 8 pocketed",
+    "eight_ball_lost": "the 8 lost",
+    "three_fouls": "three fouls in a row",
 }
 
 
@@ -95,6 +105,8 @@ def _call(res: dict[str, Any]) -> list[str]:
         return out
     if res["foul"]:
         reasons = "; ".join(f["message"] for f in res["fouls"])
+        if not res["penalty"]:  # pool: no points, the cue ball in hand instead
+            return [f"FOUL. {reasons.capitalize()}."]
         opp = next(p for p, v in res["points"].items() if v)
         out = [f"FOUL, {res['penalty']} away. {reasons.capitalize()}."]
         if res["miss"]:
@@ -104,8 +116,9 @@ def _call(res: dict[str, Any]) -> list[str]:
         opp = next(p for p, v in res["points"].items() if v)
         return [f"MISS, {res['penalty']} to {opp}."]
     pts = sum(res["points"].values())
-    if not pts:
-        return ["No score."]
+    if not pts:  # pool pockets balls without points
+        return [f"{potted_words(res['potted']).capitalize()} pocketed."] if res["potted"] \
+            else ["No score."]
     what = ", ".join(f"{s['what']} {s['points']}" for s in res.get("scoring", [])) \
         or potted_words(res["potted"])
     return [f"{pts} ({what}), break {res['break']}."]

@@ -138,7 +138,7 @@ class Match:
         """The first frame_start fixes the players, the length, the scoring and the sides."""
         if self.players is None:
             self.players = rec.players
-            self.best_of = rec.best_of
+            self.best_of = self._best_of(rec)
             self.aggregate = rec.aggregate
             self.teams = self._checked_teams(rec)
             self.frames_won = {p: 0 for p in rec.players}
@@ -156,6 +156,21 @@ class Match:
         if rec.teams is not None and rec.teams != self.teams:
             raise RuleError(f"frame {rec.frame} names other teams; the sides are fixed by the first "
                             "frame_start (only the order of play may change, in \"order\")")
+
+    @staticmethod
+    def _best_of(rec: FrameStart) -> int:
+        """The match length: ``best_of``, or a race to ``race_to`` frames (pool, 002 8.9),
+        which is decided exactly as best of 2 x ``race_to`` - 1."""
+        if rec.race_to is None:
+            return rec.best_of
+        if rec.aggregate:
+            raise RuleError("a race (race_to) is won on frames, not on aggregate points: remove "
+                            "one of them")
+        best_of = 2 * rec.race_to - 1
+        if rec.best_of not in (1, best_of):
+            raise RuleError(f"race_to {rec.race_to} is best of {best_of}, not {rec.best_of}: give "
+                            "only one of them")
+        return best_of
 
     @staticmethod
     def _checked_teams(rec: FrameStart) -> tuple[tuple[str, str], tuple[str, str]] | None:

@@ -85,6 +85,18 @@ def _billiards(name: str, second: str, variant_000: bool) -> Callable[[], Rulese
     return make
 
 
+def _eight_ball() -> Ruleset:
+    from tracker.rules.eightball import EightBallRules
+
+    return EightBallRules()
+
+
+def _nine_ball() -> Ruleset:
+    from tracker.rules.nineball import NineBallRules
+
+    return NineBallRules()
+
+
 RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snooker": _snooker,
     "snooker-6-reds": _reduced(6),
@@ -94,6 +106,8 @@ RULESETS: dict[str, Callable[[], Ruleset]] = {
     "snookerpool-3-solids": _snookerpool(3),
     "english-billiards": _billiards("english-billiards", "spot", False),
     "snooker-1-red": _billiards("snooker-1-red", "yellow", True),
+    "eight-ball": _eight_ball,
+    "nine-ball": _nine_ball,
 }
 
 
