@@ -62,6 +62,9 @@ def cmd_hall(args: argparse.Namespace) -> int:
             server = BackgroundServer(Path(cfg["out"]) / STORE_NAME, host, port, token,
                                       Path(cfg["out"]) / "review")
             print_urls(host, port, token)
+            base = f"http://{host}:{port}"
+            print(f"hall: every table {base}/hall  one table {base}/table/NAME/ (overlay, "
+                  "console under it)", flush=True)
         results = run_hall(cfg, on_done=lambda r: print(json.dumps(r), flush=True))
     except (BatchError, ValueError) as exc:
         print(f"snooker-tracker hall: {exc}", file=sys.stderr)
@@ -97,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log.warning("%s does not exist yet: the pages wait for a run to write it", path)
     token = args.token or new_token()
     print_urls(host, port, token)
+    print(f"hall: every table http://{host}:{port}/hall", flush=True)
     serve_forever(path, host, port, token, args.review or path.parent / "review")
     return 0
 

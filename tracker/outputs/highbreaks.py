@@ -190,6 +190,24 @@ def kept_breaks(store: MatchStore, run_id: int | None = None) -> list[dict[str, 
     return [{**dict(r), "shots": json.loads(r["shots"] or "[]")} for r in rows]
 
 
+def clips_section(store: MatchStore, run_id: int, link_from: Path) -> str:
+    """The report's "High breaks on video" section: one link per kept clip of the run,
+    relative to ``link_from`` (the report's folder); "" when the run kept none."""
+    import os
+    from html import escape
+
+    rows = kept_breaks(store, run_id)
+    if not rows:
+        return ""
+    items = []
+    for b in rows:
+        target = Path(b["clip"]) if Path(b["clip"]).is_absolute() else store.path.parent / b["clip"]
+        href = Path(os.path.relpath(target.resolve(), Path(link_from).resolve())).as_posix()
+        items.append(f"<li><a href='{escape(href)}'>{b['points']} by {escape(str(b['player']))}"
+                     f"</a> (frame {b['frame']}, strokes {b['shots'][0]} to {b['shots'][-1]})</li>")
+    return "<h2 id='high-breaks'>High breaks on video</h2><ul>" + "".join(items) + "</ul>"
+
+
 def is_file_source(source: str | Path) -> bool:
     """True when ``source`` is a video file (a clip can be cut from it), not a camera or a
     stream."""

@@ -13,9 +13,13 @@ CONFIG (JSON)::
 
 Each table: ``source`` (a camera, stream URL or video file, as ``process`` takes it),
 ``calibration`` (a profile from ``snooker-tracker calibrate``; default: found from the first
-frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``. The store
-writes of the actors meet in one SQLite file (WAL: one writer at a time, each write a small
-transaction); the live server follows the newest run.
+frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``,
+``keep_breaks`` (a clip of every break of at least this many points, from a video file, into
+``out/NAME/breaks``: :mod:`tracker.outputs.highbreaks`; default 50, 0: none). The store writes
+of the actors meet in one SQLite file (WAL: one writer at a time, each write a small
+transaction), each run under its table's ``name`` (:mod:`tracker.outputs.tables`). The live
+server shows every table: the hall page ``/hall`` and each table's pages under
+``/table/NAME/`` (:mod:`tracker.server.app`, :mod:`tracker.server.hall`).
 """
 
 from __future__ import annotations
@@ -50,6 +54,10 @@ def load_config(path: str | Path) -> dict[str, Any]:
                 c in t["name"] for c in "/\\\0"):
             raise BatchError(f"{p}: table {i + 1}: the name {t['name']!r} must be a plain name "
                              "(it names the table's folder: no / or \\)")
+        kb = t.get("keep_breaks", 50)
+        if isinstance(kb, bool) or not isinstance(kb, int) or kb < 0:
+            raise BatchError(f"{p}: table {t['name']!r}: \"keep_breaks\" must be a number of "
+                             "points (0: keep no clips)")
         players = t.get("players")
         if players is not None and not (isinstance(players, list) and len(players) == 2
                                         and all(isinstance(x, str) and x.strip() for x in players)
@@ -83,12 +91,19 @@ def run_table(table: dict[str, Any], out: str, base_dir: str = ".") -> dict[str,
         cal_path = str(Path(base_dir) / cal_path)
     size = tuple(int(v) for v in table["size"].split("x")) if table.get("size") else None
     name = table["name"]
+    writer = StoreWriter(o / STORE_NAME, f"{name}: {table['source']}", table=name)
+    listeners = [writer]
+    keep = int(table.get("keep_breaks", 50))
+    if keep > 0:
+        from tracker.outputs.highbreaks import HighBreakClips, HighBreakParams
+
+        listeners.append(HighBreakClips(o / STORE_NAME, writer, table["source"], o / name,
+                                        HighBreakParams(threshold=keep)))
     try:
         cal = Calibration.load(cal_path) if cal_path else None
         res = process_video(table["source"], o / name, calibration=cal,
                             players=tuple(table.get("players", ("A", "B"))), progress=False,
-                            max_frames=table.get("max_frames"),
-                            listeners=[StoreWriter(o / STORE_NAME, f"{name}: {table['source']}")],
+                            max_frames=table.get("max_frames"), listeners=listeners,
                             size=size, fps=table.get("fps"))
     except (VideoError, ValueError, OSError) as exc:
         return {"table": name, "status": "failed", "error": str(exc)}
