@@ -115,7 +115,8 @@ border-radius:6px;background:#333}.p{display:flex;justify-content:space-between;
 font-weight:700;padding:.2rem .4rem;border-radius:6px}.p.on{background:#23402e;
 box-shadow:inset 0 -4px 0 #ffd84a}.s{font-variant-numeric:tabular-nums}.fw{opacity:.75;
 font-size:1rem;font-weight:400;margin-left:.4rem}.muted{opacity:.6}.line{font-size:.95rem;
-margin:.3rem 0}.line b{color:#ffd84a}.links a{margin-right:.8rem}.hb{font-size:.9rem}
+margin:.3rem 0}.line b{color:#ffd84a}.links a{margin-right:.8rem}.said{display:-webkit-box;-webkit-line-clamp:2;
+-webkit-box-orient:vertical;overflow:hidden}.hb{font-size:.9rem}
 </style></head><body><main><h1>snooker-tracker · the hall <span id="upd" class="muted"></span></h1>
 <div id="tables"><p class="muted">No table has played here yet.</p></div></main><script>
 const $=s=>document.querySelector(s);
@@ -126,7 +127,7 @@ function card(t){const u='/table/'+encodeURIComponent(t.table)+'/';
  const brk=t.frame?`<div class="line">Frame <b>${t.frame}</b> · best of ${t.best_of}${t.frame_over?' · over':` · break <b class="brk">${t.break}</b>`}${t.match_winner?` · ${esc(t.match_winner)} wins the match`:''}</div>`:'<div class="line muted">No frame started yet</div>';
  const hb=t.high_breaks.length?`<div class="hb">High breaks: ${t.high_breaks.map(b=>`<a href="${u}breaks/${encodeURIComponent(b.clip)}">${b.points} by ${esc(b.player)} (frame ${b.frame})</a>`).join(' · ')}</div>`:'';
  return `<section class="card ${t.status.replace(' ','-')}" data-table="${esc(t.table)}"><div class="head"><span class="name">${esc(t.table)}</span><span class="status">${esc(t.status)}</span></div>`+
- ps+brk+`<div class="line muted">${esc(t.last_call)}</div><div class="line muted">Last activity ${ago(t.last_activity)}</div>`+hb+
+ ps+brk+`<div class="line muted said" title="${esc(t.last_call)}">${esc(t.last_call)}</div><div class="line muted">Last activity ${ago(t.last_activity)}</div>`+hb+
  `<div class="links"><a href="${u}">Scoreboard</a><a href="${u}overlay">Overlay</a><a href="${u}console">Console</a></div></section>`}
 function draw(st){window.__hall=st;$('#tables').innerHTML=st.tables.length?st.tables.map(card).join(''):'<p class="muted">No table has played here yet.</p>';
  $('#upd').textContent='· '+st.tables.length+' table'+(st.tables.length===1?'':'s')}
