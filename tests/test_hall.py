@@ -147,3 +147,22 @@ def test_the_hall_lists_every_table_and_streams_it(hall):
     with client.stream("GET", "/api/hall/stream") as r:
         line = next(x for x in r.iter_lines() if x.startswith("data: "))
     assert [t["status"] for t in json.loads(line[6:])["tables"]] == [PLAYING, PLAYING]
+
+
+def test_the_hall_configuration_checks_realtime_and_cpus(tmp_path):
+    from tracker.scale.batch import BatchError
+    from tracker.scale.hall import load_config
+
+    def cfg(**extra):
+        table = {"name": "t", "source": "a.mp4", **extra.pop("table", {})}
+        path = tmp_path / "hall.json"
+        path.write_text(json.dumps({"out": str(tmp_path / "h"), "tables": [table], **extra}))
+        return load_config(path)
+
+    assert cfg(table={"realtime": 1.5}, cpus_per_table=0.5)["cpus_per_table"] == 0.5
+    for bad, said in (({"table": {"realtime": 0}}, "realtime"),
+                      ({"table": {"realtime": "fast"}}, "realtime"),
+                      ({"table": {"keep_breaks": -1}}, "keep_breaks"),
+                      ({"cpus_per_table": 0}, "cpus_per_table")):
+        with pytest.raises(BatchError, match=said):
+            cfg(**bad)
