@@ -109,3 +109,19 @@ def test_the_hall_and_the_report_link_the_clip(day, tmp_path):
     assert r.content == (day.path.parent / "t2/breaks/frame1-shot3-Di-6.mp4").read_bytes()
     assert client.get("/table/t1/breaks/frame1-shot3-Di-6.mp4").status_code == 404
     assert [b["points"] for b in client.get("/api/table/t2/breaks").json()] == [6]
+
+
+def test_the_run_keeps_its_breaks_when_it_ends_from_a_file_only(day):
+    from types import SimpleNamespace
+
+    from tracker.outputs.highbreaks import HighBreakClips
+
+    writer = SimpleNamespace(run_id=day.runs["t2"])
+    live = HighBreakClips(day.path, writer, "rtsp://cam2/stream", day.path.parent / "t2", COPY)
+    live.on_end(None, {"video_end": "complete"})
+    assert live.kept == [] and kept_breaks(day.store) == []  # a stream: nothing to cut
+    clips = HighBreakClips(day.path, writer, str(SAMPLES / "overhead_frame.mp4"),
+                           day.path.parent / "t2", COPY)
+    clips.on_end(None, {"video_end": "complete"})
+    assert [b["points"] for b in clips.kept] == [6]
+    assert (day.path.parent / "t2" / "breaks" / "frame1-shot3-Di-6.mp4").is_file()
