@@ -25,8 +25,8 @@ that run. ``/hall`` shows every table at once (:mod:`tracker.server.hall`). ``/`
 store's newest run (whatever its table), so a single table's addresses and a streaming
 program's browser source keep working.
 
-Writes: only ``POST /api/console`` (and ``POST /table/NAME/api/console``) (a console request into the store's queue, taken by the
-processing run). It needs the token (``Authorization: Bearer TOKEN`` or ``X-Token``), compared
+Writes: only ``POST /api/console`` and ``POST /table/NAME/api/console`` (a console request
+into the store's queue, taken by the processing run). It needs the token (``Authorization: Bearer TOKEN`` or ``X-Token``), compared
 in constant time; without it 401, with a wrong one 403. Every public route answers GET only
 (405 otherwise).
 """
