@@ -129,7 +129,8 @@ def one_hall(n: int, video: Path, work: Path, stops: dict[int, float], watch: bo
         seen = watcher.stop()
         server.stop()
         page = {"tables_on_page": len(seen), "scores_seen": seen, "error": watcher.error,
-                "every_score_changed": len(seen) == n and all(len(v) > 2 for v in seen.values())}
+                "every_score_changed": len(seen) == n and all(
+                    len(v) >= 2 and any(x not in ("", "0-0") for x in v) for v in seen.values())}
     store = MatchStore(out / "match.sqlite", readonly=True)
     delays: list[float] = []
     called = 0
