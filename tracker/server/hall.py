@@ -30,7 +30,7 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from tracker.outputs.highbreaks import kept_breaks
-from tracker.outputs.store import MatchStore, StoreError
+from tracker.outputs.store import STALE_AFTER_S, MatchStore, StoreError
 from tracker.outputs.tables import DEFAULT_TABLE_PARAMS, TableParams, hall_state, table_of, tables
 
 #: How often a stream looks at the store for changes, s.
@@ -64,10 +64,9 @@ class HallState:
 
     def _key(self, store: MatchStore) -> tuple:
         rows = store.db.execute(
-            "SELECT id, status, (SELECT COUNT(*) FROM decisions d WHERE d.run_id=runs.id) "
-            "FROM runs ORDER BY id").fetchall()
-        stale = tuple(r["stale"] for r in store.runs()) if rows else ()
-        return tuple(tuple(r) for r in rows), stale, len(kept_breaks(store))
+            "SELECT id, status, heartbeat < ?, (SELECT COUNT(*) FROM decisions d WHERE "
+            "d.run_id=runs.id) FROM runs ORDER BY id", (time.time() - STALE_AFTER_S,)).fetchall()
+        return tuple(tuple(r) for r in rows), len(kept_breaks(store))
 
     def refresh(self) -> bool:
         """Re-read the store if needed; returns whether the state changed."""
