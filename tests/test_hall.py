@@ -166,3 +166,12 @@ def test_the_hall_configuration_checks_realtime_and_cpus(tmp_path):
                       ({"cpus_per_table": 0}, "cpus_per_table")):
         with pytest.raises(BatchError, match=said):
             cfg(**bad)
+
+
+def test_the_hall_shows_a_configured_table_before_its_run_starts(hall, tmp_path):
+    client = TestClient(create_app(hall.path, TOKEN, tables=["t1", "t2", "t3"]))
+    t3 = client.get("/api/hall").json()["tables"][2]
+    assert (t3["table"], t3["status"], t3["run"]) == ("t3", NOT_REFEREED, None)
+    assert client.get("/table/t3/").status_code == 404  # no pages until it has played
+    empty = TestClient(create_app(tmp_path / "none" / "match.sqlite", TOKEN, tables=["a"]))
+    assert [t["table"] for t in empty.get("/api/hall").json()["tables"]] == ["a"]

@@ -60,7 +60,8 @@ def cmd_hall(args: argparse.Namespace) -> int:
             host, port = parse_host_port(cfg["serve"])
             token = new_token()
             server = BackgroundServer(Path(cfg["out"]) / STORE_NAME, host, port, token,
-                                      Path(cfg["out"]) / "review")
+                                      Path(cfg["out"]) / "review",
+                                      [t["name"] for t in cfg["tables"]])
             print_urls(host, port, token)
             base = f"http://{host}:{port}"
             print(f"hall: every table {base}/hall  one table {base}/table/NAME/ (overlay, "

@@ -319,10 +319,11 @@ class _Handlers:
         return JSONResponse({"id": rid, "status": "pending"}, 202)
 
 
-def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None
-               ) -> Starlette:
+def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None,
+               tables: list[str] | None = None) -> Starlette:
     """The server's application over the store at ``store_path``; ``token`` guards writes;
-    review pictures are read from ``review_dir`` (default: ``review/`` beside the store)."""
+    review pictures are read from ``review_dir`` (default: ``review/`` beside the store);
+    ``tables``: the hall's tables, shown on the hall page before their runs start."""
     store_path = Path(store_path)
     review_root = Path(review_dir) if review_dir else store_path.parent / "review"
     h = _Handlers(store_path, token, review_root)
@@ -330,7 +331,7 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
                              Route("/table/{name}", _add_slash, methods=["GET"]),
                              Route("/api/table/{name}/state", h.state, methods=["GET"]),
                              Route("/api/table/{name}/stream", h.stream, methods=["GET"]),
-                             *hall.routes(store_path)])
+                             *hall.routes(store_path, expected=tables)])
 
 
 def _run_routes(prefix: str, h: _Handlers) -> list[Route]:
@@ -360,13 +361,13 @@ class BackgroundServer:
     """The server on a thread of this program (``process --serve``); :meth:`stop` ends it."""
 
     def __init__(self, store_path: str | Path, host: str, port: int, token: str,
-                 review_dir: str | Path | None = None):
+                 review_dir: str | Path | None = None, tables: list[str] | None = None):
         import threading
 
         import uvicorn
 
-        config = uvicorn.Config(create_app(store_path, token, review_dir), host=host, port=port,
-                                log_level="warning")
+        config = uvicorn.Config(create_app(store_path, token, review_dir, tables), host=host,
+                                port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="live-server", daemon=True)
         self.thread.start()

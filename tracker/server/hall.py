@@ -7,6 +7,9 @@ score, the striker's break, the last call and when it came, its high breaks kept
 overlay and console (``/table/NAME/...``, :mod:`tracker.server.app`). The page redraws from
 Server-Sent Events (``/api/hall/stream``), as the other live pages do: no polling from the page.
 
+Under ``hall`` the server is given the configured tables: one whose run has not started yet
+(its camera still opening, or failed to open) is shown as ``not refereed``.
+
 Routes (GET only): ``/hall``, ``/api/hall`` (the state as JSON), ``/api/hall/stream``,
 ``/table/NAME/breaks/CLIP`` (a kept clip, video/mp4) and ``/api/table/NAME/breaks``.
 """
@@ -31,7 +34,14 @@ from starlette.routing import Route
 
 from tracker.outputs.highbreaks import kept_breaks
 from tracker.outputs.store import STALE_AFTER_S, MatchStore, StoreError
-from tracker.outputs.tables import DEFAULT_TABLE_PARAMS, TableParams, hall_state, table_of, tables
+from tracker.outputs.tables import (
+    DEFAULT_TABLE_PARAMS,
+    NOT_REFEREED,
+    TableParams,
+    hall_state,
+    table_of,
+    tables,
+)
 
 #: How often a stream looks at the store for changes, s.
 POLL_S = 0.2
@@ -45,9 +55,11 @@ class HallState:
     """Every table's state (:func:`hall_state`) plus its kept high breaks, re-read when the
     store changes (a new call, a run starting or stopping) or every :data:`REBUILD_EVERY_S`."""
 
-    def __init__(self, store_path: str | Path, params: TableParams = DEFAULT_TABLE_PARAMS):
+    def __init__(self, store_path: str | Path, params: TableParams = DEFAULT_TABLE_PARAMS,
+                 expected: list[str] | None = None):
         self.store_path = Path(store_path)
         self.params = params
+        self.expected = list(expected or [])
         self._store: MatchStore | None = None
         self.key: tuple | None = None
         self.built_at = 0.0
@@ -72,7 +84,9 @@ class HallState:
         """Re-read the store if needed; returns whether the state changed."""
         store = self.store
         if store is None:
-            return False
+            state = {"tables": [_not_started(t) for t in self.expected]}
+            changed, self.state = state != self.state, state
+            return changed
         key = self._key(store)
         if key == self.key and time.monotonic() - self.built_at < REBUILD_EVERY_S:
             return False
@@ -96,7 +110,17 @@ class HallState:
                                   "frame": b["frame"], "clip": Path(b["clip"]).name}
                                  for b in sorted(mine, key=lambda b: -b["points"])]
             out.append(st)
-        return out
+        return out + [_not_started(t) for t in self.expected
+                      if t not in {s["table"] for s in out}]
+
+
+def _not_started(table: str) -> dict[str, Any]:
+    """A hall's table whose run has not started (its camera not open yet, or it failed to)."""
+    return {"table": table, "run": None, "status": NOT_REFEREED, "players": [], "best_of": 1,
+            "frames_won": {}, "match_winner": None, "frame": 0, "frame_over": False,
+            "score": {}, "break": 0, "striker": None,
+            "last_call": "Not started: the table's camera is not being refereed yet.",
+            "last_activity": None, "last_activity_iso": None, "high_breaks": []}
 
 
 _PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
@@ -126,7 +150,7 @@ function card(t){const u='/table/'+encodeURIComponent(t.table)+'/';
  const brk=t.frame?`<div class="line">Frame <b>${t.frame}</b> · best of ${t.best_of}${t.frame_over?' · over':` · break <b class="brk">${t.break}</b>`}${t.match_winner?` · ${esc(t.match_winner)} wins the match`:''}</div>`:'<div class="line muted">No frame started yet</div>';
  const hb=t.high_breaks.length?`<div class="hb">High breaks: ${t.high_breaks.map(b=>`<a href="${u}breaks/${encodeURIComponent(b.clip)}">${b.points} by ${esc(b.player)} (frame ${b.frame})</a>`).join(' · ')}</div>`:'';
  return `<section class="card ${t.status.replace(' ','-')}" data-table="${esc(t.table)}"><div class="head"><span class="name">${esc(t.table)}</span><span class="status">${esc(t.status)}</span></div>`+
- ps+brk+`<div class="line muted said" title="${esc(t.last_call)}">${esc(t.last_call)}</div><div class="line muted">Last activity ${ago(t.last_activity)}</div>`+hb+
+ ps+brk+`<div class="line muted said" title="${esc(t.last_call)}">${esc(t.last_call)}</div><div class="line muted">${t.last_activity==null?'Nothing yet':'Last activity '+ago(t.last_activity)}</div>`+hb+
  `<div class="links"><a href="${u}">Scoreboard</a><a href="${u}overlay">Overlay</a><a href="${u}console">Console</a></div></section>`}
 function draw(st){window.__hall=st;$('#tables').innerHTML=st.tables.length?st.tables.map(card).join(''):'<p class="muted">No table has played here yet.</p>';
  $('#upd').textContent='· '+st.tables.length+' table'+(st.tables.length===1?'':'s')}
@@ -136,9 +160,11 @@ setInterval(()=>{if(window.__hall)draw(window.__hall)},15000);
 </script></body></html>"""
 
 
-def routes(store_path: str | Path, params: TableParams = DEFAULT_TABLE_PARAMS) -> list[Route]:
-    """The hall's routes over the store at ``store_path`` (module docstring)."""
-    hall = HallState(store_path, params)
+def routes(store_path: str | Path, params: TableParams = DEFAULT_TABLE_PARAMS,
+           expected: list[str] | None = None) -> list[Route]:
+    """The hall's routes over the store at ``store_path`` (module docstring); ``expected``:
+    the hall's configured tables, shown (``not refereed``) before their runs start."""
+    hall = HallState(store_path, params, expected)
     root = Path(store_path).parent
 
     async def page(_: Request) -> Response:
