@@ -109,6 +109,7 @@ def test_batch_on_ray_fills_one_store_per_video_and_the_index(clips, tmp_path, r
 
 
 def test_hall_runs_tables_as_actors_into_one_store(clips, tmp_path, ray_local):
+    from tracker.outputs.tables import tables
     from tracker.scale.hall import load_config, run_hall
 
     cfg_path = tmp_path / "hall.json"
@@ -120,8 +121,9 @@ def test_hall_runs_tables_as_actors_into_one_store(clips, tmp_path, ray_local):
     assert all(r["status"] == "done" for r in results)
     store = MatchStore(tmp_path / "hall" / "match.sqlite", readonly=True)
     videos = sorted(r["video"].split(":")[0] for r in store.runs())
+    named = sorted(tables(store))  # each run on its table: the hall page shows both
     store.close()
-    assert videos == ["table-1", "table-2"]
+    assert videos == ["table-1", "table-2"] and named == ["table-1", "table-2"]
 
 
 def _session(sid: int) -> dict[int, str]:
@@ -207,7 +209,8 @@ def test_batch_and_hall_errors_are_one_line_with_their_exit_codes(clips, tmp_pat
             ([{"name": "../up", "source": "a.mp4"}], "plain name"),
             ([{"name": "t", "source": 5}], "must be a string"),
             ([{"name": "t", "source": "a.mp4", "players": ["Ann", "Ann"]}], "two different"),
-            ([{"name": "t", "source": "a.mp4"}, {"name": "t", "source": "b.mp4"}], "two tables")):
+            ([{"name": "t", "source": "a.mp4"}, {"name": "t", "source": "b.mp4"}], "two tables"),
+            ([{"name": "t", "source": "a.mp4", "keep_breaks": "lots"}], "keep_breaks")):
         path = tmp_path / f"hall{len(cases)}.json"
         path.write_text(json.dumps({"out": str(tmp_path / "h"), "tables": tables}))
         cases.append((["hall", str(path)], said))

@@ -302,8 +302,14 @@ def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: 
     store = None
     if opts.store and args.out:
         store = StoreWriter(Path(args.out) / STORE_NAME, str(opts.video),
-                            resume_run=point.run_id if point is not None else None)
+                            resume_run=point.run_id if point is not None else None,
+                            table=getattr(args, "table", None))
         listeners.append(store)
+        if getattr(args, "keep_breaks", 0) > 0:
+            from tracker.outputs.highbreaks import HighBreakClips, HighBreakParams
+
+            listeners.append(HighBreakClips(store.path, store, str(opts.video), args.out,
+                                            HighBreakParams(threshold=args.keep_breaks)))
     if args.overlay:
         from tracker.outputs.overlay import OverlayWriter
 
@@ -375,6 +381,11 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     pr.add_argument("--calibration", help="calibration profile (default: found automatically)")
     pr.add_argument("--players", nargs=2, metavar=("A", "B"), help="the two players (A breaks)")
     pr.add_argument("--out", default="out/process", help="output folder")
+    pr.add_argument("--table", help="the table's name in the match store and on the hall page "
+                    "(default: the output folder's name)")
+    pr.add_argument("--keep-breaks", type=int, default=50, metavar="POINTS",
+                    help="keep a video clip of every break of at least POINTS in OUT/breaks "
+                         "when the run ends (video files only; 0: none; default 50)")
     pr.add_argument("--inputs", help="operator inputs: a match log (JSONL); its frame_start, its "
                                      "input lines (applied before the stroke that follows them) "
                                      "and the nominations and judgements of its shot lines (by "

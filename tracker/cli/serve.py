@@ -60,8 +60,12 @@ def cmd_hall(args: argparse.Namespace) -> int:
             host, port = parse_host_port(cfg["serve"])
             token = new_token()
             server = BackgroundServer(Path(cfg["out"]) / STORE_NAME, host, port, token,
-                                      Path(cfg["out"]) / "review")
+                                      Path(cfg["out"]) / "review",
+                                      [t["name"] for t in cfg["tables"]])
             print_urls(host, port, token)
+            base = f"http://{host}:{port}"
+            print(f"hall: every table {base}/hall  one table {base}/table/NAME/ (overlay, "
+                  "console under it)", flush=True)
         results = run_hall(cfg, on_done=lambda r: print(json.dumps(r), flush=True))
     except (BatchError, ValueError) as exc:
         print(f"snooker-tracker hall: {exc}", file=sys.stderr)
@@ -97,6 +101,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         log.warning("%s does not exist yet: the pages wait for a run to write it", path)
     token = args.token or new_token()
     print_urls(host, port, token)
+    print(f"hall: every table http://{host}:{port}/hall", flush=True)
     serve_forever(path, host, port, token, args.review or path.parent / "review")
     return 0
 

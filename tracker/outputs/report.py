@@ -24,6 +24,7 @@ import numpy as np
 
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.outputs.highbreaks import clips_section
 from tracker.outputs.store import MatchStore
 from tracker.server.diagram import BALL_FILL
 from tracker.stats import MatchStats, PlayerStats, Visit, match_stats
@@ -375,8 +376,9 @@ def _title(players: list[str], frames: list[FrameData], stats: MatchStats) -> tu
     return f"{score_words(players, last.score())} (frame {last.number}, {state})", lead
 
 
-def render(store: MatchStore, run_id: int | None = None) -> str:
-    """The report's HTML."""
+def render(store: MatchStore, run_id: int | None = None, link_from: Path | None = None) -> str:
+    """The report's HTML; its links to the high breaks' clips are relative to ``link_from``
+    (the folder the report is written in; default: the store's)."""
     run, frames, stats = gather_with_stats(store, run_id)
     players = list(run.get("players") or (frames[0].players if frames else []))
     head, lead = _title(players, frames, stats)
@@ -402,6 +404,7 @@ def render(store: MatchStore, run_id: int | None = None) -> str:
         parts.append(f"<h2 id='statistics'>Statistics: the match</h2>"
                      f"{stats_table(players, dict(stats.match))}"
                      f"<p class='muted'>{_STATS_NOTE}</p>")
+    parts.append(clips_section(store, run["id"], link_from or store.path.parent))
     for fr in frames:
         parts.append(f"<h2 id='frame-{fr.number}'>Frame {fr.number}: "
                      f"{escape(score_words(players, fr.score()))}</h2><div class='grid'>")
@@ -427,7 +430,7 @@ def write_report(store_path: str | Path, out: str | Path, run_id: int | None = N
     """Write the report of a store's run (latest by default) to ``out``."""
     store = MatchStore(store_path, readonly=True)
     try:
-        html = render(store, run_id)
+        html = render(store, run_id, Path(out).resolve().parent)
     finally:
         store.close()
     out = Path(out)

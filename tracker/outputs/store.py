@@ -13,7 +13,8 @@ stroke in progress; every committed record stays readable (tested).
 Tables (``run_id`` ties every row to its run; ``seq`` is the record's 1-based place in the
 run's match log, shared by every table, so ``ORDER BY seq`` gives the log's order):
 
-- ``runs``: one row per processing run: ``video``, ``started``/``ended`` (ISO 8601 UTC),
+- ``runs``: one row per processing run: ``table_name`` (the table it refereed, see
+  :mod:`tracker.outputs.tables`), ``video``, ``started``/``ended`` (ISO 8601 UTC),
   ``status`` (``running``, ``finished``, ``interrupted`` (Ctrl-C), ``failed`` (an error
   stopped it); a ``running`` row whose ``heartbeat`` is old was cut off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
   the video was processed), ``summary`` (the final scoreboard line).
@@ -167,6 +168,7 @@ class MatchStore:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
                 self.db.executescript(_SCHEMA)
+                add_table_column(self.db)
                 self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)",
                                 (str(SCHEMA_VERSION),))
             version = self.db.execute(
@@ -184,14 +186,16 @@ class MatchStore:
 
     # --- writing --------------------------------------------------------------------------
     def new_run(self, video: str, calibration: dict[str, Any] | None,
-                players: tuple[str, str] | None = None) -> int:
-        """Start a run; returns its id."""
+                players: tuple[str, str] | None = None, table: str | None = None) -> int:
+        """Start a run (on the named ``table``: see :mod:`tracker.outputs.tables`); returns
+        its id."""
         with self._tx():
             cur = self.db.execute(
-                "INSERT INTO runs(video, started, heartbeat, status, calibration, players) "
-                "VALUES(?,?,?,?,?,?)", (video, _now_iso(), time.time(), "running",
-                                        json.dumps(calibration) if calibration else None,
-                                        json.dumps(list(players)) if players else None))
+                "INSERT INTO runs(video, started, heartbeat, status, calibration, players, "
+                "table_name) VALUES(?,?,?,?,?,?,?)",
+                (video, _now_iso(), time.time(), "running",
+                 json.dumps(calibration) if calibration else None,
+                 json.dumps(list(players)) if players else None, table))
             return int(cur.lastrowid)
 
     def write_record(self, run_id: int, record: Record, decisions: list[dict[str, Any]],
@@ -413,6 +417,14 @@ class MatchStore:
         return "; ".join(r[0] for r in self.db.execute("PRAGMA integrity_check").fetchall())
 
 
+def add_table_column(db: sqlite3.Connection) -> None:
+    """Give ``runs`` its ``table_name`` column (the table a run refereed; NULL in a store
+    written before tables had names: :func:`tracker.outputs.tables.table_of` names those)."""
+    cols = {r[1] for r in db.execute("PRAGMA table_info(runs)").fetchall()}
+    if "table_name" not in cols:
+        db.execute("ALTER TABLE runs ADD COLUMN table_name TEXT")
+
+
 class _Transaction:
     """``BEGIN IMMEDIATE`` … ``COMMIT`` (``ROLLBACK`` on an exception)."""
 
@@ -445,14 +457,17 @@ class StoreWriter(RunListener):
         video: what the run processes (a path or a device name).
         resume_run: the id of a cut-off run to go on with (``process --resume``) instead of a
             new run.
+        table: the table's name (default: the name of the folder the store is in).
     """
 
     #: a resumed run holds it back until the records already called are met again
     #: (tracker.resume): they are not written twice
     resume_holds_back = True
 
-    def __init__(self, path: str | Path, video: str, resume_run: int | None = None):
+    def __init__(self, path: str | Path, video: str, resume_run: int | None = None,
+                 table: str | None = None):
         self.path = Path(path)
+        self.table = table or self.path.resolve().parent.name
         self.store: MatchStore | None = None  # opened with the run (no file for a failed start)
         self.video = video
         self.run_id: int | None = None
@@ -470,7 +485,7 @@ class StoreWriter(RunListener):
                 self.run_id = self._resume_run
             else:
                 self.run_id = self.store.new_run(self.video, run.calibration.to_dict(),
-                                                 run.players)
+                                                 run.players, self.table)
         return self.run_id
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:

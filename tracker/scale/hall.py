@@ -4,6 +4,7 @@ camera and calibration, all feeding one match store (one run per table) and one 
 CONFIG (JSON)::
 
     {"out": "hall-out",                 # folder: match.sqlite, one folder per table
+     "cpus_per_table": 1,               # CPUs Ray reserves per table (0.5: two tables a core)
      "serve": "127.0.0.1:8765",         # the live server (optional)
      "address": null,                   # a Ray cluster (default: a local Ray)
      "tables": [
@@ -13,9 +14,16 @@ CONFIG (JSON)::
 
 Each table: ``source`` (a camera, stream URL or video file, as ``process`` takes it),
 ``calibration`` (a profile from ``snooker-tracker calibrate``; default: found from the first
-frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``. The store
-writes of the actors meet in one SQLite file (WAL: one writer at a time, each write a small
-transaction); the live server follows the newest run.
+frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``,
+``realtime`` (a video file played no faster than its own clock times this speed, as a camera
+would give it: for tests and benches; the table's summary then gives ``clock_origin``, the
+wall-clock time its video's time 0 was due), ``keep_breaks`` (a clip of every break of at
+least this many points, from a video file, into ``out/NAME/breaks``:
+:mod:`tracker.outputs.highbreaks`; default 50, 0: none). The store writes
+of the actors meet in one SQLite file (WAL: one writer at a time, each write a small
+transaction), each run under its table's ``name`` (:mod:`tracker.outputs.tables`). The live
+server shows every table: the hall page ``/hall`` and each table's pages under
+``/table/NAME/`` (:mod:`tracker.server.app`, :mod:`tracker.server.hall`).
 """
 
 from __future__ import annotations
@@ -50,6 +58,15 @@ def load_config(path: str | Path) -> dict[str, Any]:
                 c in t["name"] for c in "/\\\0"):
             raise BatchError(f"{p}: table {i + 1}: the name {t['name']!r} must be a plain name "
                              "(it names the table's folder: no / or \\)")
+        kb = t.get("keep_breaks", 50)
+        if isinstance(kb, bool) or not isinstance(kb, int) or kb < 0:
+            raise BatchError(f"{p}: table {t['name']!r}: \"keep_breaks\" must be a number of "
+                             "points (0: keep no clips)")
+        rt = t.get("realtime")
+        if rt is not None and (isinstance(rt, bool) or not isinstance(rt, int | float)
+                               or not 0 < rt <= 100):
+            raise BatchError(f"{p}: table {t['name']!r}: \"realtime\" must be a speed above 0 "
+                             "(1: the video's own pace)")
         players = t.get("players")
         if players is not None and not (isinstance(players, list) and len(players) == 2
                                         and all(isinstance(x, str) and x.strip() for x in players)
@@ -63,6 +80,9 @@ def load_config(path: str | Path) -> dict[str, Any]:
         if cal and not (p.parent / cal).is_file() and not Path(cal).is_file():
             raise BatchError(f"{p}: table {t['name']!r}: no calibration file {cal}")
     cfg.setdefault("out", "hall-out")
+    cpus = cfg.get("cpus_per_table", 1)
+    if isinstance(cpus, bool) or not isinstance(cpus, int | float) or not 0 < cpus <= 64:
+        raise BatchError(f"{p}: \"cpus_per_table\" must be a number of CPUs above 0 (e.g. 0.5)")
     for key in ("out", "serve", "address"):
         if cfg.get(key) is not None and not (isinstance(cfg[key], str) and cfg[key].strip()):
             raise BatchError(f"{p}: \"{key}\" must be a non-empty string")
@@ -83,18 +103,32 @@ def run_table(table: dict[str, Any], out: str, base_dir: str = ".") -> dict[str,
         cal_path = str(Path(base_dir) / cal_path)
     size = tuple(int(v) for v in table["size"].split("x")) if table.get("size") else None
     name = table["name"]
+    writer = StoreWriter(o / STORE_NAME, f"{name}: {table['source']}", table=name)
+    listeners = [writer]
+    pacer = None
+    if table.get("realtime"):
+        from tracker.server.live import RealTimePacer
+
+        pacer = RealTimePacer(float(table["realtime"]))
+        listeners.append(pacer)
+    keep = int(table.get("keep_breaks", 50))
+    if keep > 0:
+        from tracker.outputs.highbreaks import HighBreakClips, HighBreakParams
+
+        listeners.append(HighBreakClips(o / STORE_NAME, writer, table["source"], o / name,
+                                        HighBreakParams(threshold=keep)))
     try:
         cal = Calibration.load(cal_path) if cal_path else None
         res = process_video(table["source"], o / name, calibration=cal,
                             players=tuple(table.get("players", ("A", "B"))), progress=False,
-                            max_frames=table.get("max_frames"),
-                            listeners=[StoreWriter(o / STORE_NAME, f"{name}: {table['source']}")],
+                            max_frames=table.get("max_frames"), listeners=listeners,
                             size=size, fps=table.get("fps"))
     except (VideoError, ValueError, OSError) as exc:
         return {"table": name, "status": "failed", "error": str(exc)}
     return {"table": name, "status": "done", "score": res.score, "shots": len(res.shots),
             "frames": res.frames, "skipped_frames": res.skipped_frames,
-            "video_end": res.end.reason if res.end else None}
+            "video_end": res.end.reason if res.end else None,
+            "clock_origin": pacer.origin if pacer else None}
 
 
 class TableActor:
@@ -113,7 +147,7 @@ def run_hall(cfg: dict[str, Any], on_done=None) -> list[dict[str, Any]]:
     out = Path(cfg["out"])
     out.mkdir(parents=True, exist_ok=True)
     ray = start_ray(cfg.get("address"))
-    actor = ray.remote(num_cpus=1)(TableActor)
+    actor = ray.remote(num_cpus=cfg.get("cpus_per_table", 1))(TableActor)
     actors = [actor.remote(t, str(out.resolve()), str(Path(cfg["_dir"]).resolve()))
               for t in cfg["tables"]]
     pending = {a.run.remote(): t["name"] for a, t in zip(actors, cfg["tables"], strict=True)}

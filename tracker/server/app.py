@@ -16,8 +16,17 @@ Pages (GET only, public, read-only):
 - ``/console`` the referee console page (the page is public; what it sends needs the token).
 - ``/api/state``, ``/api/stream``, ``/api/shots``: the board as JSON, live, and the strokes.
 
-Writes: only ``POST /api/console`` (a console request into the store's queue, taken by the
-processing run). It needs the token (``Authorization: Bearer TOKEN`` or ``X-Token``), compared
+Every table of a hall (:mod:`tracker.outputs.tables`: the runs of one store, each on a named
+table) has the same pages and API under ``/table/NAME/`` (``/table/NAME/``,
+``/table/NAME/overlay``, ``/table/NAME/console``, ``/table/NAME/review/N``,
+``/table/NAME/api/state``, ``/table/NAME/api/stream``, also as ``/api/table/NAME/state`` and
+``/api/table/NAME/stream``), following that table's newest run; its console's requests go to
+that run. ``/hall`` shows every table at once (:mod:`tracker.server.hall`). ``/`` stays the
+store's newest run (whatever its table), so a single table's addresses and a streaming
+program's browser source keep working.
+
+Writes: only ``POST /api/console`` and ``POST /table/NAME/api/console`` (a console request
+into the store's queue, taken by the processing run). It needs the token (``Authorization: Bearer TOKEN`` or ``X-Token``), compared
 in constant time; without it 401, with a wrong one 403. Every public route answers GET only
 (405 otherwise).
 """
@@ -39,6 +48,7 @@ from starlette.responses import (
     FileResponse,
     HTMLResponse,
     JSONResponse,
+    RedirectResponse,
     Response,
     StreamingResponse,
 )
@@ -46,7 +56,8 @@ from starlette.routing import Route
 
 from tracker.outputs.board import Board
 from tracker.outputs.store import MatchStore, StoreError
-from tracker.server import pages
+from tracker.outputs.tables import latest_run_of, table_of, tables
+from tracker.server import hall, pages
 from tracker.server.diagram import table_svg
 from tracker.server.live import ACTIONS, CONSOLE_FOULS, ConsoleError, parse_action
 from tracker.words import VIEWPOINT, capital, say
@@ -65,10 +76,17 @@ def new_token() -> str:
 
 
 class LiveState:
-    """The newest run of a store as the pages show it, refreshed when the store changes."""
+    """The newest run of a store (or of one of its tables) as the pages show it, refreshed
+    when the store changes.
 
-    def __init__(self, store_path: str | Path):
+    Args:
+        store_path: the match store.
+        table: follow this table's newest run (None: the store's newest run, any table).
+    """
+
+    def __init__(self, store_path: str | Path, table: str | None = None):
         self.store_path = Path(store_path)
+        self.table = table
         self._store: MatchStore | None = None
         self.key: tuple | None = None
         self.state: dict[str, Any] = {"run": None, "board": Board().to_dict(), "calls": []}
@@ -82,12 +100,19 @@ class LiveState:
                 return None
         return self._store
 
+    def run(self) -> dict[str, Any] | None:
+        """The run the pages follow (None: none yet)."""
+        store = self.store
+        if store is None:
+            return None
+        return store.latest_run() if self.table is None else latest_run_of(store, self.table)
+
     def refresh(self) -> bool:
         """Re-read the store if it changed; returns whether the state changed."""
         store = self.store
         if store is None:
             return False
-        run = store.latest_run()
+        run = self.run()
         if run is None:
             return False
         rid = run["id"]
@@ -115,6 +140,7 @@ class LiveState:
         console = store.console_requests(run["id"], 8)
         return {"run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
                                                "video_frames", "stale")},
+                        "table": table_of(store, run),
                         "warning": (run["summary"] or {}).get("warning")},
                 "board": board.to_dict(), "calls": calls[-RECENT_CALLS:][::-1],
                 "console": [{"id": c["id"], "action": c["action"], "status": c["status"],
@@ -128,37 +154,80 @@ class _Handlers:
     def __init__(self, store_path: Path, token: str, review_root: Path):
         self.store_path, self.token, self.review_root = store_path, token, review_root
         self.live = LiveState(store_path)
+        self.tables: dict[str, LiveState] = {}
+
+    def live_of(self, request: Request) -> LiveState | None:
+        """The state a request is about: its table's (``/table/NAME/...``; None when the
+        store has no such table) or the newest run's."""
+        name = request.path_params.get("name")
+        if name is None:
+            return self.live
+        if name not in self.tables:
+            store = self.live.store
+            if store is None or name not in tables(store):
+                return None
+            self.tables[name] = LiveState(self.store_path, name)
+        return self.tables[name]
+
+    def review_root_of(self, live: LiveState) -> Path:
+        """Where the review pictures of the followed run are (a hall table's own folder)."""
+        if live.table is not None and (self.store_path.parent / live.table).is_dir():
+            return self.store_path.parent / live.table / "review"
+        return self.review_root
 
     @staticmethod
     def page(html: str) -> HTMLResponse:
         return HTMLResponse(html, headers={"Cache-Control": "no-store"})
 
-    async def scoreboard(self, _: Request) -> Response:
+    @staticmethod
+    def no_table(request: Request) -> Response:
+        name = escape(request.path_params.get("name", ""))
+        if "/api/" in request.url.path:
+            return JSONResponse({"error": f"no table called {request.path_params.get('name')!r} "
+                                          "in this hall; see /api/hall"}, 404)
+        return HTMLResponse(f"<!doctype html><html lang='en'><meta charset='utf-8'><title>No "
+                            f"such table</title><p>No table called {name} has played here yet."
+                            " <a href='/hall'>All tables</a></p></html>", 404)
+
+    async def scoreboard(self, request: Request) -> Response:
+        if self.live_of(request) is None:
+            return self.no_table(request)
         return self.page(pages.SCOREBOARD)
 
-    async def overlay(self, _: Request) -> Response:
+    async def overlay(self, request: Request) -> Response:
+        if self.live_of(request) is None:
+            return self.no_table(request)
         return self.page(pages.OVERLAY)
 
-    async def console(self, _: Request) -> Response:
+    async def console(self, request: Request) -> Response:
+        if self.live_of(request) is None:
+            return self.no_table(request)
         fouls = "".join(f'<option value="{escape(c)}">{escape(capital(m.format(ball="a ball")))}'
                         "</option>" for c, m in CONSOLE_FOULS.items())
         return self.page(pages.CONSOLE.replace("<!--FOULS-->", fouls))
 
-    async def state(self, _: Request) -> Response:
-        await asyncio.to_thread(self.live.refresh)
-        return JSONResponse(self.live.state)
+    async def state(self, request: Request) -> Response:
+        live = self.live_of(request)
+        if live is None:
+            return self.no_table(request)
+        await asyncio.to_thread(live.refresh)
+        return JSONResponse(live.state)
 
     async def stream(self, request: Request) -> Response:
+        live = self.live_of(request)
+        if live is None:
+            return self.no_table(request)
+
         async def events():
-            await asyncio.to_thread(self.live.refresh)
-            yield f"data: {json.dumps(self.live.state)}\n\n"
-            last_key, last_sent = self.live.key, time.monotonic()
+            await asyncio.to_thread(live.refresh)
+            yield f"data: {json.dumps(live.state)}\n\n"
+            last_key, last_sent = live.key, time.monotonic()
             while not await request.is_disconnected():
                 await asyncio.sleep(POLL_S)
-                self.live.refresh()
-                if self.live.key != last_key:
-                    last_key, last_sent = self.live.key, time.monotonic()
-                    yield f"data: {json.dumps(self.live.state)}\n\n"
+                live.refresh()
+                if live.key != last_key:
+                    last_key, last_sent = live.key, time.monotonic()
+                    yield f"data: {json.dumps(live.state)}\n\n"
                 elif time.monotonic() - last_sent > KEEPALIVE_S:
                     last_sent = time.monotonic()
                     yield ": keep-alive\n\n"
@@ -166,9 +235,11 @@ class _Handlers:
         return StreamingResponse(events(), media_type="text/event-stream",
                                  headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
-    async def shots(self, _: Request) -> Response:
-        store = self.live.store
-        run = store.latest_run() if store else None
+    async def shots(self, request: Request) -> Response:
+        live = self.live_of(request)
+        if live is None:
+            return self.no_table(request)
+        store, run = live.store, live.run()
         if run is None:
             return JSONResponse([])
         return JSONResponse([{"shot": s["shot"], "frame": s["frame"], "striker": s["striker"],
@@ -178,8 +249,10 @@ class _Handlers:
 
     async def review(self, request: Request) -> Response:
         n = request.path_params["shot"]
-        store = self.live.store
-        run = store.latest_run() if store else None
+        live = self.live_of(request)
+        if live is None:
+            return self.no_table(request)
+        store, run = live.store, live.run()
         shot = next((s for s in (store.shots(run["id"]) if run else []) if s["shot"] == n), None)
         if shot is None:
             return self.page(pages.review_missing(n))
@@ -196,15 +269,16 @@ class _Handlers:
         replace_at = (shot["decision"] or {}).get("replace_positions")
         svg = table_svg(replace_at or rec.get("positions_before"), table,
                         ghost=rec.get("positions_after"), title=f"stroke {n}: the table before it")
-        folder = self.review_root / str(n)
+        folder = self.review_root_of(live) / str(n)
         pics = sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
         return self.page(pages.review_page(n, shot, svg, pics))
 
     async def media(self, request: Request) -> Response:
-        n, name = request.path_params["shot"], request.path_params["name"]
-        if "/" in name or not name.endswith(".jpg"):
+        n, name = request.path_params["shot"], request.path_params["picture"]
+        live = self.live_of(request)
+        if live is None or "/" in name or not name.endswith(".jpg"):
             return Response("not found", 404)
-        path = self.review_root / str(n) / name
+        path = self.review_root_of(live) / str(n) / name
         if not path.is_file():
             return Response("not found", 404)
         return FileResponse(path, media_type="image/jpeg")
@@ -230,8 +304,10 @@ class _Handlers:
             parse_action(action, body)
         except ConsoleError as exc:
             return JSONResponse({"error": str(exc)}, 400)
-        store = self.live.store
-        run = store.latest_run() if store else None
+        live = self.live_of(request)
+        if live is None:
+            return self.no_table(request)
+        run = live.run()
         if run is None or run["status"] != "running":
             return JSONResponse({"error": "no match is being processed: the console steers a "
                                           "running `process`"}, 409)
@@ -243,25 +319,33 @@ class _Handlers:
         return JSONResponse({"id": rid, "status": "pending"}, 202)
 
 
-def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None
-               ) -> Starlette:
+def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None,
+               tables: list[str] | None = None) -> Starlette:
     """The server's application over the store at ``store_path``; ``token`` guards writes;
-    review pictures are read from ``review_dir`` (default: ``review/`` beside the store)."""
+    review pictures are read from ``review_dir`` (default: ``review/`` beside the store);
+    ``tables``: the hall's tables, shown on the hall page before their runs start."""
     store_path = Path(store_path)
     review_root = Path(review_dir) if review_dir else store_path.parent / "review"
     h = _Handlers(store_path, token, review_root)
-    routes = [
-        Route("/", h.scoreboard, methods=["GET"]),
-        Route("/overlay", h.overlay, methods=["GET"]),
-        Route("/console", h.console, methods=["GET"]),
-        Route("/review/{shot:int}", h.review, methods=["GET"]),
-        Route("/media/review/{shot:int}/{name}", h.media, methods=["GET"]),
-        Route("/api/state", h.state, methods=["GET"]),
-        Route("/api/stream", h.stream, methods=["GET"]),
-        Route("/api/shots", h.shots, methods=["GET"]),
-        Route("/api/console", h.console_post, methods=["POST"]),
-    ]
-    return Starlette(routes=routes)
+    return Starlette(routes=[*_run_routes("", h), *_run_routes("/table/{name}", h),
+                             Route("/table/{name}", _add_slash, methods=["GET"]),
+                             Route("/api/table/{name}/state", h.state, methods=["GET"]),
+                             Route("/api/table/{name}/stream", h.stream, methods=["GET"]),
+                             *hall.routes(store_path, expected=tables)])
+
+
+def _run_routes(prefix: str, h: _Handlers) -> list[Route]:
+    """The pages and API of one followed run, under ``prefix`` (module docstring)."""
+    get = [("/", h.scoreboard), ("/overlay", h.overlay), ("/console", h.console),
+           ("/review/{shot:int}", h.review), ("/media/review/{shot:int}/{picture}", h.media),
+           ("/api/state", h.state), ("/api/stream", h.stream), ("/api/shots", h.shots)]
+    return [*(Route(prefix + path, fn, methods=["GET"]) for path, fn in get),
+            Route(prefix + "/api/console", h.console_post, methods=["POST"])]
+
+
+async def _add_slash(request: Request) -> Response:
+    """``/table/NAME`` -> ``/table/NAME/`` (the pages' addresses are relative to it)."""
+    return RedirectResponse(request.url.path + "/", 307)
 
 
 def serve_forever(store_path: str | Path, host: str, port: int, token: str,
@@ -277,13 +361,13 @@ class BackgroundServer:
     """The server on a thread of this program (``process --serve``); :meth:`stop` ends it."""
 
     def __init__(self, store_path: str | Path, host: str, port: int, token: str,
-                 review_dir: str | Path | None = None):
+                 review_dir: str | Path | None = None, tables: list[str] | None = None):
         import threading
 
         import uvicorn
 
-        config = uvicorn.Config(create_app(store_path, token, review_dir), host=host, port=port,
-                                log_level="warning")
+        config = uvicorn.Config(create_app(store_path, token, review_dir, tables), host=host,
+                                port=port, log_level="warning")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, name="live-server", daemon=True)
         self.thread.start()

@@ -172,16 +172,20 @@ class ConsoleBridge(RunListener):
 
 
 class RealTimePacer(RunListener):
-    """Holds each frame until its time on the video's clock (times ``speed``) has come."""
+    """Holds each frame until its time on the video's clock (times ``speed``) has come.
+    ``origin`` is the wall-clock time (s since the epoch) at which the video's time 0 is due
+    (None before the first frame): video time ``t`` is due at ``origin + t / speed``."""
 
     def __init__(self, speed: float = 1.0):
         self.speed = speed
         self.t0: float | None = None
+        self.origin: float | None = None
 
     def on_frame(self, run: RefereeRun, view: FrameView) -> None:
         now = time.monotonic()
         if self.t0 is None:
             self.t0 = now - view.frame.t / self.speed
+            self.origin = time.time() - view.frame.t / self.speed
         wait = self.t0 + view.frame.t / self.speed - now
         if wait > 0:
             time.sleep(wait)

@@ -3,6 +3,10 @@
 Every page opens ``/api/stream`` (Server-Sent Events) and redraws from the state it sends
 (:class:`tracker.server.app.LiveState`): ``run``, ``board``
 (:class:`tracker.outputs.board.Board`), ``calls`` (newest first) and ``console``.
+
+Every address in a page is RELATIVE (``api/stream``, ``overlay``, ``review/3``,
+``../media/...``): the same page serves the newest run at ``/`` and one table of a hall at
+``/table/NAME/`` (:mod:`tracker.server.hall`), reaching that table's stream and console.
 """
 
 from __future__ import annotations
@@ -46,9 +50,9 @@ function info(st){const b=st.board;if(b.frame_over)return `<div class="info">Fra
  `<span>Ball on: <b id="ballon">${b.free_ball?'free ball, then '+esc(b.ball_on):esc(b.ball_on)}</b></span>${b.options.length?`<span>${esc(b.players.find(p=>p===b.striker)||'')} may: <b>${b.options.map(o=>esc(OPTION_WORDS[o]||o)).join(' · ')}</b></span>`:''}</div>`}
 const OPTION_WORDS={play:'play on',play_again:'ask the offender to play again',replace:'have the balls replaced',ball_anywhere:'place the cue ball anywhere',ball_in_hand:'play from hand'};
 function calls(st,n){return st.calls.slice(0,n).map(c=>`<div class="call ${c.kind}" data-seq="${c.seq}"><div class="h">${esc(c.head)} <span class="muted">${esc(c.sub)}</span>`+
- `${c.review.length?`<a class="rev" href="/review/${c.shot}">review</a>`:''}</div><div class="t">${esc(c.text)}</div></div>`).join('')}
+ `${c.review.length?`<a class="rev" href="review/${c.shot}">review</a>`:''}</div><div class="t">${esc(c.text)}</div></div>`).join('')}
 window.__arrivals=[];const __seen=new Set();
-function live(onState){let es;const go=()=>{es=new EventSource('/api/stream');es.onmessage=e=>{const st=JSON.parse(e.data);
+function live(onState){let es;const go=()=>{es=new EventSource('api/stream');es.onmessage=e=>{const st=JSON.parse(e.data);
  window.__state=st;onState(st);const now=Date.now()/1000;
  for(const c of st.calls){const k=c.seq+':'+c.head;if(!__seen.has(k)){__seen.add(k);window.__arrivals.push({seq:c.seq,head:c.head,emitted:c.emitted,shown:now})}}};
  es.onerror=()=>{es.close();setTimeout(go,1000)}};go()}
@@ -62,7 +66,7 @@ SCOREBOARD = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <div id="bar"></div><div id="info"></div><div id="banner"></div>
 <h2 style="font-size:1.1rem">Calls</h2><div id="calls"></div>
 <p class="muted" style="font-size:.85rem">Pockets and cushions are named {VIEWPOINT}.
-<a href="/overlay">Broadcast overlay</a> · <a href="/console">Referee console</a></p>
+<a href="overlay">Broadcast overlay</a> · <a href="console">Referee console</a></p>
 </main><script>{_COMMON_JS}
 live(st=>{{$('#bar').innerHTML=bar(st);$('#info').innerHTML=info(st);
  const c=st.calls[0];$('#banner').innerHTML=c?`<div class="banner ${{c.kind}}" id="last-call" data-seq="${{c.seq}}"><div class="h">${{esc(c.head)}}</div><div class="sub">${{esc(c.sub)}}</div></div>`:'';
@@ -131,7 +135,7 @@ function takeToken(){{const h=new URLSearchParams(location.hash.slice(1));
  tok.value=sessionStorage.getItem('token')||''}}
 takeToken();window.addEventListener('hashchange',takeToken);
 tok.onchange=()=>sessionStorage.setItem('token',tok.value);
-async function send(body){{const r=await fetch('/api/console',{{method:'POST',headers:{{'Content-Type':'application/json',
+async function send(body){{const r=await fetch('api/console',{{method:'POST',headers:{{'Content-Type':'application/json',
  'Authorization':'Bearer '+tok.value}},body:JSON.stringify(body)}});const j=await r.json().catch(()=>({{}}));
  const d=document.createElement('div');d.className=r.ok?'ok':'no';d.textContent=r.ok?`${{body.action}}: sent`:`${{body.action}}: ${{j.error||r.status}}`;
  $('#log').prepend(d);return r.status}}
@@ -162,7 +166,7 @@ def review_missing(n: int) -> str:
     """The review page of a stroke not (yet) in the store."""
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Stroke {n}</title>"
             f"<style>{_BASE_CSS}</style></head><body><main><h1>Stroke {n}</h1><p>No such stroke "
-            "has been called yet. <a href='/'>Scoreboard</a></p></main></body></html>")
+            "has been called yet. <a href='../'>Scoreboard</a></p></main></body></html>")
 
 
 def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str]) -> str:
@@ -170,20 +174,20 @@ def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str]) -> 
     notes = "".join(f"<li>{escape(capital(say(x)))}</li>" for x in shot["needs_review"])
     contact = sorted((p for p in pictures if p.startswith("contact_") and "zoom" not in p),
                      key=lambda p: int(p[8:-4]))
-    strip = "".join(f'<figure><img src="/media/review/{n}/{p}" alt="{p}" loading="lazy">'
+    strip = "".join(f'<figure><img src="../media/review/{n}/{p}" alt="{p}" loading="lazy">'
                     f"<figcaption>{'contact' if p == 'contact_+0.jpg' else p[8:-4] + ' frame'}"
                     "</figcaption></figure>" for p in contact)
-    zooms = "".join(f'<figure><img src="/media/review/{n}/{p}" alt="{p}"><figcaption>'
+    zooms = "".join(f'<figure><img src="../media/review/{n}/{p}" alt="{p}"><figcaption>'
                     f"{'first contact, zoomed' if p.startswith('contact') else 'balls touching the cue ball?'}"
                     "</figcaption></figure>" for p in pictures if p.endswith("zoom.jpg"))
-    strike = (f'<figure><img src="/media/review/{n}/strike.jpg" alt="strike"><figcaption>at the '
+    strike = (f'<figure><img src="../media/review/{n}/strike.jpg" alt="strike"><figcaption>at the '
               "strike</figcaption></figure>" if "strike.jpg" in pictures else "")
     return f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Stroke {n} · review</title>
 <style>{_BASE_CSS} figure{{display:inline-block;margin:.3rem}} figure img{{max-width:320px;
 border-radius:6px;display:block}} .zoom img{{max-width:360px}} figcaption{{font-size:.85rem;opacity:.8}}
 svg{{max-width:100%;height:auto}}</style></head><body><main>
-<p><a href="/">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
+<p><a href="../">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
 <div class="call {'foul' if shot['foul'] else 'pot'}"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
 {'<h2>For review</h2><ul id="notes">' + notes + '</ul>' if notes else '<p class="muted">Nothing marked for review.</p>'}
 <h2>{'Where to put the balls back (foul and a miss)' if (shot['decision'] or {}).get('replace_positions') else 'The table before the stroke'}</h2>
