@@ -198,7 +198,8 @@ class _Handlers:
                         ghost=rec.get("positions_after"), title=f"stroke {n}: the table before it")
         folder = self.review_root / str(n)
         pics = sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
-        return self.page(pages.review_page(n, shot, svg, pics))
+        history = store.shot_history(run["id"], n)
+        return self.page(pages.review_page(n, shot, svg, pics, history))
 
     async def media(self, request: Request) -> Response:
         n, name = request.path_params["shot"], request.path_params["name"]

@@ -165,8 +165,24 @@ def review_missing(n: int) -> str:
             "has been called yet. <a href='/'>Scoreboard</a></p></main></body></html>")
 
 
-def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str]) -> str:
-    """The review page of stroke ``n`` (see :mod:`tracker.server.app`)."""
+def history_list(history: list[dict[str, Any]]) -> str:
+    """The calls corrections replaced (``MatchStore.shot_history`` rows, oldest first) as an
+    HTML section, or "" when the call was never corrected."""
+    if not history:
+        return ""
+    items = "".join(
+        f'<li class="superseded"><s>{escape(h["text"] or "")}</s><br><span class="muted">'
+        f'replaced {escape(str(h["superseded_at"]).replace("T", " ").replace("+00:00", " UTC"))}'
+        f': {escape(capital(h["change"] or "corrected"))}</span></li>' for h in history)
+    return (f'<h2>Earlier calls of this stroke</h2><ol id="history">{items}</ol>'
+            '<p class="muted">The call above is the current one; these were replaced by a '
+            "correction on the referee console.</p>")
+
+
+def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str],
+                history: list[dict[str, Any]] | None = None) -> str:
+    """The review page of stroke ``n`` (see :mod:`tracker.server.app`), with the calls
+    corrections replaced (``history``) under the current one."""
     notes = "".join(f"<li>{escape(capital(say(x)))}</li>" for x in shot["needs_review"])
     contact = sorted((p for p in pictures if p.startswith("contact_") and "zoom" not in p),
                      key=lambda p: int(p[8:-4]))
@@ -184,7 +200,8 @@ def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str]) -> 
 border-radius:6px;display:block}} .zoom img{{max-width:360px}} figcaption{{font-size:.85rem;opacity:.8}}
 svg{{max-width:100%;height:auto}}</style></head><body><main>
 <p><a href="/">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
-<div class="call {'foul' if shot['foul'] else 'pot'}"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
+<div class="call {'foul' if shot['foul'] else 'pot'}" id="current"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
+{history_list(history or [])}
 {'<h2>For review</h2><ul id="notes">' + notes + '</ul>' if notes else '<p class="muted">Nothing marked for review.</p>'}
 <h2>{'Where to put the balls back (foul and a miss)' if (shot['decision'] or {}).get('replace_positions') else 'The table before the stroke'}</h2>
 <p class="muted">Solid: the balls before the stroke (the layout a replacement after a miss restores); dashed: where they came to rest.
