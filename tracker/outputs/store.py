@@ -441,6 +441,13 @@ class MatchStore:
             out.append(d)
         return out
 
+    def frame_span(self, run_id: int, frame: int) -> tuple[float | None, float | None]:
+        """When snooker frame ``frame``'s first current stroke started and its last ended (s of
+        video; None, None before its first stroke)."""
+        row = self.db.execute("SELECT MIN(t_start), MAX(t_end) FROM shots WHERE run_id=? AND "
+                              "frame=?", (run_id, frame)).fetchone()
+        return row[0], row[1]
+
     def events(self, run_id: int) -> list[dict[str, Any]]:
         """Every stroke event of the run (table ``events``) with its stroke number."""
         rows = self.db.execute(

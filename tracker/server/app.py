@@ -8,13 +8,16 @@ Pages (GET only, public, read-only):
 
 - ``/`` the scoreboard: players, frame score, break, ball on, frames won, the last calls,
   the strokes marked for review; live through Server-Sent Events (``/api/stream``).
-- ``/overlay`` the same for a broadcast or streaming browser source: transparent background,
-  a score bar and a banner per call (3 s).
+- ``/overlay`` a compact score strip for a broadcast or streaming browser source (transparent
+  background; placement, colours and a logo by query parameters), ``/board`` a full-screen
+  table display readable from both ends, ``/interval`` the frame's and match's statistics
+  between frames (:mod:`tracker.server.tv`).
 - ``/review/N`` stroke N: its call and review notes, the table before the stroke as a
   diagram (the layout a replacement after a miss restores), the frames around the first
   contact and the zooms saved by :class:`tracker.server.live.ReviewFrames`.
 - ``/console`` the referee console page (the page is public; what it sends needs the token).
-- ``/api/state``, ``/api/stream``, ``/api/shots``: the board as JSON, live, and the strokes.
+- ``/api/state``, ``/api/stream``, ``/api/shots``: the board as JSON, live, and the strokes
+  (the live state's fields: docs/LIVE.md, schema ``tracker/records/live-state.schema.json``).
 
 Writes: only ``POST /api/console`` (a console request into the store's queue, taken by the
 processing run). It needs the token (``Authorization: Bearer TOKEN`` or ``X-Token``), compared
@@ -46,7 +49,7 @@ from starlette.routing import Route
 
 from tracker.outputs.board import Board
 from tracker.outputs.store import MatchStore, StoreError
-from tracker.server import pages
+from tracker.server import pages, tv
 from tracker.server.diagram import table_svg
 from tracker.server.live import ACTIONS, CONSOLE_FOULS, ConsoleError, parse_action
 from tracker.words import VIEWPOINT, capital, say
@@ -112,8 +115,9 @@ class LiveState:
                               "sub": banner.sub, "text": d["text"], "shot": banner.shot,
                               "review": banner.review, "amended": banner.amended,
                               "emitted": d["emitted"]})
+        extras = tv.live_extras(store, run, board, [d["decision"] for d in store.decisions(run["id"])])
         console = store.console_requests(run["id"], 8)
-        return {"run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
+        return {**extras, "run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
                                                "video_frames", "stale")},
                         "warning": (run["summary"] or {}).get("warning")},
                 "board": board.to_dict(), "calls": calls[-RECENT_CALLS:][::-1],
@@ -138,6 +142,12 @@ class _Handlers:
 
     async def overlay(self, _: Request) -> Response:
         return self.page(pages.OVERLAY)
+
+    async def table_display(self, _: Request) -> Response:
+        return self.page(tv.TABLE_DISPLAY)
+
+    async def interval(self, _: Request) -> Response:
+        return self.page(tv.INTERVAL)
 
     async def console(self, _: Request) -> Response:
         fouls = "".join(f'<option value="{escape(c)}">{escape(capital(m.format(ball="a ball")))}'
@@ -255,6 +265,8 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
         Route("/", h.scoreboard, methods=["GET"]),
         Route("/overlay", h.overlay, methods=["GET"]),
         Route("/console", h.console, methods=["GET"]),
+        Route("/board", h.table_display, methods=["GET"]),
+        Route("/interval", h.interval, methods=["GET"]),
         Route("/review/{shot:int}", h.review, methods=["GET"]),
         Route("/media/review/{shot:int}/{name}", h.media, methods=["GET"]),
         Route("/api/state", h.state, methods=["GET"]),
