@@ -157,3 +157,21 @@ def test_what_a_correction_changed_is_said_in_words():
     assert describe_change({"nomination": "blue"}, {"nomination": "pink"}) == \
         "nominated the pink (was the blue)"
     assert describe_change({}, {}) == "the call confirmed"
+
+
+def test_a_resume_after_a_correction_replays_the_current_record_and_keeps_the_history(tmp_path):
+    """What --resume takes from the store: the corrected stroke's current record once, and
+    every decision line as written (decisions.jsonl is rewritten whole: append-only), whose
+    current calls are one per stroke."""
+    from test_live_feed import fill_with_a_correction
+
+    from tracker.resume import _from_store
+
+    store, _ = fill_with_a_correction(tmp_path / "match.sqlite")
+    store.close()
+    point = _from_store(tmp_path / "match.sqlite")
+    shots = [r.data for r in point.records if r.data["type"] == "shot"]
+    assert [s["shot"] for s in shots] == [1, 2, 3, 4, 5, 6]
+    assert shots[-1]["operator"]["fouls"][0]["code"] == "push"
+    assert _stroke_calls(point.decisions).count(6) == 2
+    assert _stroke_calls(current_decisions(point.decisions)) == [1, 2, 3, 4, 5, 6]

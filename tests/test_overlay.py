@@ -110,3 +110,20 @@ def test_a_long_review_note_is_wrapped_not_cut():
     note = "REVIEW: " + "check that the cue ball hit the red before the blue " * 4
     lines = wrap_text(note, 0.6, 400)
     assert len(lines) > 1 and " ".join(lines) == " ".join(note.split())
+
+
+def test_the_banner_leaves_the_top_when_a_pot_is_marked_there():
+    t = TableGeometry.standard()
+    cal = Calibration((960, 540), t, CameraModel.overhead(t.length, t.width, (960, 540)))
+    painter = OverlayPainter(cal, 25.0)
+    painter.take_decisions([START], 0.0)
+    img = np.full((540, 960, 3), 60, np.uint8)
+    out = painter.draw(FrameView(Frame(1, 1.0, img), ViewStatus(1, "ok", 1.0), decisions=[MISS]))
+    red = (out[..., 2].astype(int) - out[..., 1]) > 60
+    assert red[:540 // 5].sum() > 2000  # nothing marked at the top: the banner is there
+    low_before = red[540 // 2:].sum()  # the foul named above the score bar
+    painter.marks.append((1.0, "pot", (480, 20), "black: top left"))
+    out = painter.draw(FrameView(Frame(2, 1.04, img), ViewStatus(2, "ok", 1.0)))
+    red = (out[..., 2].astype(int) - out[..., 1]) > 60
+    assert red[:540 // 5].sum() < 500  # moved off the pot ...
+    assert red[540 // 2:].sum() > low_before + 2000  # ... above the score bar
