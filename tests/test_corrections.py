@@ -175,3 +175,14 @@ def test_a_resume_after_a_correction_replays_the_current_record_and_keeps_the_hi
     assert shots[-1]["operator"]["fouls"][0]["code"] == "push"
     assert _stroke_calls(point.decisions).count(6) == 2
     assert _stroke_calls(current_decisions(point.decisions)) == [1, 2, 3, 4, 5, 6]
+
+
+def test_the_report_lists_a_corrected_stroke_once_with_what_changed(tmp_path):
+    from test_live_feed import fill_with_a_correction
+
+    from tracker.outputs.report import render
+
+    store, rid = fill_with_a_correction(tmp_path / "match.sqlite")
+    html = render(store, rid)
+    assert html.count("<td>Shot 6 (Ann)") == 1 and html.count("Shot 6 (Ann): FOUL") == 1
+    assert html.count("<b>Corrected</b>") == 1 and "foul added: push stroke" in html

@@ -1,6 +1,7 @@
 """The score strip and the scoreboard in a real headless browser (Debian's chromium, driven by
 Playwright), over a store whose last stroke was corrected into a foul: the strip names the foul
-and shows the points remaining; the scoreboard lists the corrected stroke once.
+and shows the points remaining; the scoreboard lists the corrected stroke once; the interval
+page counts the foul.
 
 Set ``SNOOKER_SCREENSHOTS=DIR`` to keep screenshots of the strip, the table display and the
 interval page (docs/OUTPUTS.md's pictures)."""
@@ -54,6 +55,12 @@ def test_the_strip_names_the_foul_and_a_corrected_stroke_is_listed_once(tmp_path
             texts = board.locator(".call .t").all_inner_texts()
             assert sum(t.startswith("Shot 6 ") for t in texts) == 1, texts
             assert board.inner_text("#last-call").startswith("CORRECTED: FOUL")
+            interval = browser.new_page(viewport={"width": 1000, "height": 900})
+            interval.goto(base + "/interval")
+            interval.wait_for_selector("#frame-stats", timeout=15_000)
+            cell = '#frame-stats tr[data-row="{}"] td[data-player="{}"]'
+            assert interval.inner_text(cell.format("fouls", "Ann")) == "1"  # the push stroke
+            assert interval.inner_text(cell.format("high", "Bob")) == "6"
             if shots:
                 _screenshots(browser, base, Path(shots), strip)
             browser.close()
