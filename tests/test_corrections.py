@@ -134,6 +134,10 @@ def test_undo_on_the_console_makes_the_earlier_call_current_again(played, tmp_pa
     # the match log holds the stroke as first called (no console foul)
     log = [json.loads(x) for x in (tmp_path / "match.log.jsonl").read_text().splitlines()]
     assert not (log[-1].get("operator") or {}).get("fouls")
+    live = LiveState(store.path)
+    live.refresh()
+    assert live.state["calls"][0]["head"].startswith("CORRECTION TAKEN BACK: ")
+    assert [c["shot"] for c in live.state["calls"]].count(6) == 1
     # nothing left to take back
     again = _console(run, writer, bridge, "undo")
     assert again["status"] == "refused" and "nothing to take back" in again["result"]["message"]

@@ -80,7 +80,8 @@ def banner_of(d: dict[str, Any]) -> Banner | None:
     if d.get("frame_over"):
         sub += f" · frame to {d['winner']}"
     if d.get("amended"):
-        head = "CORRECTED: " + head
+        taken_back = bool((d.get("correction") or {}).get("taken_back"))
+        head = ("CORRECTION TAKEN BACK: " if taken_back else "CORRECTED: ") + head
     return Banner(kind, head, sub, text, review, d.get("shot"), bool(d.get("amended")))
 
 
