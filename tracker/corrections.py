@@ -91,7 +91,7 @@ def _operator(rec: Mapping[str, Any]) -> Mapping[str, Any]:
 
 
 def _miss_words(value: Any) -> str:
-    return {True: "called", False: "cancelled", None: "left to the referee"}.get(value, str(value))
+    return {True: "called", False: "cancelled", None: "as first called"}.get(value, str(value))
 
 
 def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:

@@ -309,8 +309,7 @@ class Referee:
         if self.on_call:
             for c in calls:
                 self.on_call("CORRECTED: " + explain(c))
-        said = "correction taken back" if taken_back else "called again"
-        return True, f"stroke {shot.shot} {said} ({change})", calls
+        return True, f"stroke {shot.shot} called again ({change})", calls
 
     def _apply_judgement(self, when: str, said: Judgement,
                          done: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
