@@ -45,8 +45,11 @@ run's match log, shared by every table, so ``ORDER BY seq`` gives the log's orde
 Read API (what the live server, reports and ``--resume`` use):
 :meth:`MatchStore.runs`, :meth:`MatchStore.latest_run`, :meth:`MatchStore.log` (the match log
 of a run as dicts, enough to rebuild the referee's state: :func:`rebuild_match`),
-:meth:`MatchStore.decisions` (optionally only those after a ``seq``: what a live page polls),
-:meth:`MatchStore.shots`, :meth:`MatchStore.events`, :meth:`MatchStore.inputs`,
+:meth:`MatchStore.decisions` (the current calls, optionally only those after a ``seq``: what
+a live page polls; ``history=True``: every line, the replaced ones marked),
+:meth:`MatchStore.shots` (one current row per stroke), :meth:`MatchStore.shot_history` (the
+calls corrections replaced), :meth:`MatchStore.frame_span`, :meth:`MatchStore.events`,
+:meth:`MatchStore.inputs`,
 :meth:`MatchStore.console_pending` / :meth:`MatchStore.console_request` /
 :meth:`MatchStore.console_done`. Export: :func:`export_json`, :func:`export_csv`.
 """
