@@ -84,6 +84,7 @@ def test_the_board_keeps_the_tv_figures():
                   "frames_won": {"Ann": 2, "Bob": 1}})
     assert board.score == {"Ann": 30, "Bob": 12} and board.frames_won == {"Ann": 2, "Bob": 1}
     assert board.best_of == 7 and (board.leader, board.difference) == ("Ann", 18)
+    assert board.state == "playing"
     board.update({**MISS, "points_remaining": 147, "score": {"Ann": 30, "Bob": 16}})
     assert board.foul == "FOUL AND A MISS: the cue ball hit the yellow first, 4 to Bob"
     assert board.reds_remaining == 15 and board.break_balls == []
@@ -104,6 +105,10 @@ def test_the_board_keeps_the_tv_figures():
                   "next_striker": "Ann", "snookers_required": {"Ann": 0, "Bob": 2}})
     assert board.break_points == 0 and board.break_balls == [] and board.striker == "Ann"
     assert board.snookers_required == {"Bob": 2} and "Bob needs 2 snookers" in score_bar_info(board)
+    board.update({"frame_end": 1, "winner": "Ann", "score": {"Ann": 60, "Bob": 24},
+                  "frames_won": {"Ann": 3, "Bob": 1}, "match_over": False})
+    assert board.state == "between frames" and board.frames_won == {"Ann": 3, "Bob": 1}
+    assert board.break_balls == [] and "frame to Ann" in score_bar_info(board)
 
 
 def test_a_long_review_note_is_wrapped_not_cut():

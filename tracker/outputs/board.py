@@ -151,6 +151,8 @@ class Board:
     leader: str | None = None
     difference: int = 0
     frame_time_s: float | None = None
+    #: the table: ``waiting`` (no frame yet), ``playing``, ``between frames``, ``match over``
+    state: str = "waiting"
 
     def update(self, d: dict[str, Any]) -> Banner | None:
         """Take one decision line; returns its banner (None if it shows none)."""
@@ -162,6 +164,7 @@ class Board:
             self.score = dict(d["score"])
             self.frame_over, self.winner = True, d["winner"]
             self.break_points, self.break_balls = 0, []
+            self.state = "match over" if d.get("match_over") else "between frames"
         elif "foul" in d:
             self._stroke(d)
         elif "input" in d and d.get("accepted"):
@@ -182,16 +185,19 @@ class Board:
         return banner
 
     def _start(self, d: dict[str, Any]) -> None:
-        """A frame starts (from its start points when it was taken up in progress)."""
+        """A frame starts (from its start points when it was taken up in progress; a match
+        taken up in progress from its frames won)."""
+        new_match = d["frame_start"] == 1 or "frames_won" in d or \
+            list(d.get("players", self.players)) != self.players
         self.players = list(d.get("players", self.players))
         self.frame = d["frame_start"]
         self.ruleset = str(d.get("ruleset") or self.ruleset)
         self.best_of = int(d.get("best_of") or self.best_of)
         start = d.get("start_points") or {}
         self.score = {p: int(start.get(p, 0)) for p in self.players}
-        won = d.get("frames_won")
-        self.frames_won = dict(won) if won else (self.frames_won
-                                                 or dict.fromkeys(self.players, 0))
+        if new_match or not self.frames_won:  # a match starts (or is taken up)
+            self.frames_won = dict(d.get("frames_won") or dict.fromkeys(self.players, 0))
+        self.state = "playing"
         self.striker, self.break_points, self.ball_on = d.get("breaker"), 0, "red"
         self.frame_over, self.winner, self.free_ball, self.options = False, None, False, []
         self.break_balls, self.foul, self.snookers_required = [], "", {}
