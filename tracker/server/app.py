@@ -49,9 +49,10 @@ from starlette.routing import Route
 
 from tracker.outputs.board import Board
 from tracker.outputs.store import MatchStore, StoreError
-from tracker.server import pages, tv
+from tracker.server import pages
 from tracker.server.diagram import table_svg
 from tracker.server.live import ACTIONS, CONSOLE_FOULS, ConsoleError, parse_action
+from tracker.server.tv import INTERVAL, TABLE_DISPLAY, live_extras
 from tracker.words import VIEWPOINT, capital, say
 
 #: How often the stream looks at the store for new calls, s.
@@ -115,7 +116,7 @@ class LiveState:
                               "sub": banner.sub, "text": d["text"], "shot": banner.shot,
                               "review": banner.review, "amended": banner.amended,
                               "emitted": d["emitted"]})
-        extras = tv.live_extras(store, run, board, [d["decision"] for d in store.decisions(run["id"])])
+        extras = live_extras(store, run, board, [d["decision"] for d in store.decisions(run["id"])])
         console = store.console_requests(run["id"], 8)
         return {**extras, "run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
                                                "video_frames", "stale")},
@@ -142,12 +143,6 @@ class _Handlers:
 
     async def overlay(self, _: Request) -> Response:
         return self.page(pages.OVERLAY)
-
-    async def table_display(self, _: Request) -> Response:
-        return self.page(tv.TABLE_DISPLAY)
-
-    async def interval(self, _: Request) -> Response:
-        return self.page(tv.INTERVAL)
 
     async def console(self, _: Request) -> Response:
         fouls = "".join(f'<option value="{escape(c)}">{escape(capital(m.format(ball="a ball")))}'
@@ -252,6 +247,14 @@ class _Handlers:
         finally:
             writer.close()
         return JSONResponse({"id": rid, "status": "pending"}, 202)
+
+    async def table_display(self, _: Request) -> Response:
+        """``/board``: the full-screen table display (:mod:`tracker.server.tv`)."""
+        return self.page(TABLE_DISPLAY)
+
+    async def interval(self, _: Request) -> Response:
+        """``/interval``: the frame's and match's statistics between frames."""
+        return self.page(INTERVAL)
 
 
 def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None

@@ -189,9 +189,9 @@ def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str],
 border-radius:6px;display:block}} .zoom img{{max-width:360px}} figcaption{{font-size:.85rem;opacity:.8}}
 svg{{max-width:100%;height:auto}}</style></head><body><main>
 <p><a href="/">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
-<div class="call {'foul' if shot['foul'] else 'pot'}" id="current"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
-{history_list(history or [])}
+<div class="call {'foul' if shot['foul'] else 'pot'}"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
 {'<h2>For review</h2><ul id="notes">' + notes + '</ul>' if notes else '<p class="muted">Nothing marked for review.</p>'}
+{history_list(history or [])}
 <h2>{'Where to put the balls back (foul and a miss)' if (shot['decision'] or {}).get('replace_positions') else 'The table before the stroke'}</h2>
 <p class="muted">Solid: the balls before the stroke (the layout a replacement after a miss restores); dashed: where they came to rest.
 Baulk end on the left; pockets named {VIEWPOINT}; hover a ball for its position in mm.</p>{svg}
