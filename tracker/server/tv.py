@@ -86,7 +86,7 @@ const $=s=>document.querySelector(s);
 function esc(t){return String(t??'').replace(/[&<>"]/g,c=>({'&':'&amp;','<':'&lt;','>':'&gt;','"':'&quot;'}[c]))}
 const Q=new URLSearchParams(location.search);
 function colour(k,d){const v=Q.get(k);if(!v||!/^[#a-zA-Z0-9(),.% ]{1,40}$/.test(v))return d;return /^[0-9a-fA-F]{3,8}$/.test(v)?'#'+v:v}
-function logo(){const v=Q.get('logo');if(!v||!/^(https?:\/\/|\/|[\w.-])[^"'<>\s]*$/.test(v))return '';return `<img class="logo" src="${esc(v)}" alt="">`}
+function logo(){const v=Q.get('logo');if(!v||!/^(https?:\/\/[^"'<>\s]+|[\w.\/-]+)$/.test(v))return '';return `<img class="logo" src="${esc(v)}" alt="">`}
 function setTheme(){const r=document.documentElement.style;r.setProperty('--bg',colour('bg','rgba(12,20,16,.92)'));
  r.setProperty('--fg',colour('fg','#f4f4f4'));r.setProperty('--accent',colour('accent','#ffd84a'));
  const s=Math.min(3,Math.max(.5,parseFloat(Q.get('scale')||'1')||1));r.setProperty('--scale',s)}
