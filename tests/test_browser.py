@@ -93,8 +93,8 @@ def test_scoreboard_follows_the_video_and_the_console_changes_the_call(live_run)
         board.wait_for_selector('[data-player="Bob"] .s:text-is("4")', timeout=90_000)
         assert board.inner_text("#last-call").startswith("FOUL AND A MISS")
         if overlay:
-            overlay.wait_for_selector("#pop:not(.hide) #last-call", timeout=5_000)
-            overlay.screenshot(path=str(Path(shots) / "overlay-page.png"), omit_background=True)
+            overlay.wait_for_selector('#foul:text("FOUL AND A MISS")', timeout=5_000)
+            overlay.screenshot(path=str(Path(shots) / "strip-live.png"), omit_background=True)
         assert board.is_visible('[data-player="Bob"].on')  # Bob to play
         console = browser.new_page(viewport={"width": 1100, "height": 1300})
         console.goto(base + "/console#token=" + TOKEN)

@@ -11,7 +11,7 @@ from calibration.profile import Calibration
 from calibration.table import TableGeometry
 from tracker.listeners import FrameView
 from tracker.outputs.board import Board, banner_of
-from tracker.outputs.overlay import OverlayPainter
+from tracker.outputs.overlay import OverlayPainter, score_bar_info, wrap_text
 from tracker.perception.track import TableState
 from tracker.sources import Frame
 
@@ -31,9 +31,10 @@ POT = {**MISS, "shot": 2, "striker": "Bob", "foul": False, "fouls": [], "penalty
 
 def test_banners_say_the_call_in_a_few_words():
     b = banner_of(MISS)
-    assert (b.kind, b.head, b.sub) == ("miss", "FOUL AND A MISS", "4 to Bob")
+    assert (b.kind, b.head, b.sub) == ("miss", "FOUL AND A MISS",
+                                       "the cue ball hit the yellow first, 4 to Bob")
     fb = banner_of({**MISS, "miss": False, "free_ball": True})
-    assert fb.head == "FOUL" and fb.sub == "4 to Bob · FREE BALL"
+    assert fb.head == "FOUL" and fb.sub == "the cue ball hit the yellow first, 4 to Bob · FREE BALL"
     pot = banner_of(POT)
     assert pot.head == "A RED" and "break 1" in pot.sub and pot.review
     assert banner_of(START) is None
@@ -73,3 +74,61 @@ def test_the_painter_marks_balls_and_shows_the_banner():
     assert (bottom < 40).all(axis=2).sum() > 5000  # the dark score bar
     later = painter.draw(FrameView(Frame(200, 8.0, img), ViewStatus(200, "ok", 1.0)))
     assert (later[: 540 // 5][..., 2].astype(int) - later[: 540 // 5][..., 1] > 60).sum() < 100
+
+
+def test_the_board_keeps_the_tv_figures():
+    """Break with its balls, points remaining, reds, difference, the foul named; a frame
+    taken up in progress starts from its start points and frames won."""
+    board = Board()
+    board.update({**START, "best_of": 7, "start_points": {"Ann": 30, "Bob": 12},
+                  "frames_won": {"Ann": 2, "Bob": 1}})
+    assert board.score == {"Ann": 30, "Bob": 12} and board.frames_won == {"Ann": 2, "Bob": 1}
+    assert board.best_of == 7 and (board.leader, board.difference) == ("Ann", 18)
+    assert board.state == "playing"
+    board.update({**MISS, "points_remaining": 147, "score": {"Ann": 30, "Bob": 16}})
+    assert board.foul == "FOUL AND A MISS: the cue ball hit the yellow first, 4 to Bob"
+    assert board.reds_remaining == 15 and board.break_balls == []
+    board.update({**POT, "score": {"Ann": 30, "Bob": 17}, "points_remaining": 138,
+                  "next_striker": "Bob"})
+    assert board.foul == "" and board.break_balls == ["red"] and board.reds_remaining == 13
+    black = {**POT, "shot": 3, "potted": ["black"], "points": {"Ann": 0, "Bob": 7},
+             "score": {"Ann": 30, "Bob": 24}, "break": 8, "ball_on": "red",
+             "points_remaining": 131, "next_striker": "Bob",
+             "snookers_required": {"Ann": 0, "Bob": 0}}
+    board.update(black)
+    assert board.break_points == 8 and board.break_balls == ["red", "black"]
+    assert board.reds_remaining == 13 and board.difference == 6
+    info = score_bar_info(board)
+    assert "break 8 (red, black)" in info and "remaining 131" in info and "reds 13" in info
+    assert "best of 7" in info
+    board.update({**black, "shot": 4, "potted": [], "points": {"Ann": 0, "Bob": 0}, "break": 8,
+                  "next_striker": "Ann", "snookers_required": {"Ann": 0, "Bob": 2}})
+    assert board.break_points == 0 and board.break_balls == [] and board.striker == "Ann"
+    assert board.snookers_required == {"Bob": 2} and "Bob needs 2 snookers" in score_bar_info(board)
+    board.update({"frame_end": 1, "winner": "Ann", "score": {"Ann": 60, "Bob": 24},
+                  "frames_won": {"Ann": 3, "Bob": 1}, "match_over": False})
+    assert board.state == "between frames" and board.frames_won == {"Ann": 3, "Bob": 1}
+    assert board.break_balls == [] and "frame to Ann" in score_bar_info(board)
+
+
+def test_a_long_review_note_is_wrapped_not_cut():
+    note = "REVIEW: " + "check that the cue ball hit the red before the blue " * 4
+    lines = wrap_text(note, 0.6, 400)
+    assert len(lines) > 1 and " ".join(lines) == " ".join(note.split())
+
+
+def test_the_banner_leaves_the_top_when_a_pot_is_marked_there():
+    t = TableGeometry.standard()
+    cal = Calibration((960, 540), t, CameraModel.overhead(t.length, t.width, (960, 540)))
+    painter = OverlayPainter(cal, 25.0)
+    painter.take_decisions([START], 0.0)
+    img = np.full((540, 960, 3), 60, np.uint8)
+    out = painter.draw(FrameView(Frame(1, 1.0, img), ViewStatus(1, "ok", 1.0), decisions=[MISS]))
+    red = (out[..., 2].astype(int) - out[..., 1]) > 60
+    assert red[:540 // 5].sum() > 2000  # nothing marked at the top: the banner is there
+    low_before = red[540 // 2:].sum()  # the foul named above the score bar
+    painter.marks.append((1.0, "pot", (480, 20), "black: top left"))
+    out = painter.draw(FrameView(Frame(2, 1.04, img), ViewStatus(2, "ok", 1.0)))
+    red = (out[..., 2].astype(int) - out[..., 1]) > 60
+    assert red[:540 // 5].sum() < 500  # moved off the pot ...
+    assert red[540 // 2:].sum() > low_before + 2000  # ... above the score bar

@@ -221,7 +221,9 @@ def _from_store(path: Path) -> ResumePoint:
         rows = store.db.execute("SELECT seq, record FROM records WHERE run_id=? AND "
                                 "superseded=0 ORDER BY seq", (rid,)).fetchall()
         records = [StoredRecord(json.loads(r["record"]), r["seq"] in console) for r in rows]
-        decisions = [d["decision"] for d in store.decisions(rid)]
+        # every line as written (a correction's replaced calls too): decisions.jsonl is
+        # append-only, and its readers take the current calls (tracker.corrections)
+        decisions = [d["decision"] for d in store.decisions(rid, history=True)]
     finally:
         store.close()
     for r in records:  # committed records are valid, but say so plainly if not

@@ -45,6 +45,7 @@ from typing import Any
 
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.corrections import current_decisions
 
 POT, MISSED_POT, SAFETY, FOUL, UNKNOWN, REPLAYED = (
     "pot", "missed pot", "safety", "foul", "unknown", "replayed")
@@ -206,11 +207,12 @@ def is_stroke_call(d: Mapping[str, Any]) -> bool:
 def current_calls(decisions: Iterable[Mapping[str, Any]]) -> tuple[
         dict[tuple[int, int], Mapping[str, Any]], dict[int, Mapping[str, Any]]]:
     """The current call of each stroke, keyed ``(frame, shot)`` (a later call of the same
-    stroke, a correction, replaces the earlier one), and each frame's end, by frame."""
+    stroke, a correction, replaces the earlier one), and each frame's end, by frame (a frame's
+    end that a correction took away is left out: :func:`tracker.corrections.current_decisions`)."""
     frame = 0
     calls: dict[tuple[int, int], Mapping[str, Any]] = {}
     ends: dict[int, Mapping[str, Any]] = {}
-    for d in decisions:
+    for d in current_decisions(decisions):
         if "frame_start" in d:
             frame = int(d["frame_start"])
         elif "frame_end" in d:

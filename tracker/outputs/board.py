@@ -1,10 +1,16 @@
 """The scoreboard as people see it, folded from the referee's output lines.
 
 One :class:`Board` follows the decisions of a run (:meth:`Board.update`, in order) and says
-what a scoreboard, an overlay score bar or a live page shows: players, frame score, break,
-ball on, who is to play, frames won, the last call as a short banner ("FOUL AND A MISS — 4 to
-Bob") and the strokes marked for review. It reads only the JSON decision lines
-(``decisions.jsonl``, the store's ``decisions``), in people's words (:mod:`tracker.words`).
+what a scoreboard, an overlay score bar or a live page shows, in the conventions of snooker
+television and hall scoreboards: players, frame score (from the frame's start points when a
+frame was taken up in progress), frames won and best of N, the current break with the balls
+potted in it, points remaining, the difference, snookers required, reds remaining, who is at
+the table, ball on, the last foul named ("FOUL: the cue ball went into a pocket, 4 to Ann"),
+the last call as a short banner ("FOUL AND A MISS — 4 to Bob") and the strokes marked for
+review. It reads only the JSON decision lines (``decisions.jsonl`` or the store's
+``decisions``, their current calls: :mod:`tracker.corrections`), in people's words
+(:mod:`tracker.words`). The frame's time comes from the strokes' times, not the calls: the
+live server sets :attr:`Board.frame_time_s`.
 """
 
 from __future__ import annotations
@@ -13,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from tracker.rules.explain import explain
-from tracker.words import capital, potted_words, say
+from tracker.words import ball_words, capital, potted_words, say
 
 
 @dataclass
@@ -23,7 +29,7 @@ class Banner:
     Attributes:
         kind: ``foul``, ``miss``, ``pot``, ``safe`` (no score), ``input``, ``frame``, ``error``.
         head: the big words ("FOUL AND A MISS").
-        sub: the line under them ("4 to Bob · FREE BALL").
+        sub: the line under them ("the cue ball went into a pocket, 4 to Bob · FREE BALL").
         text: the whole call in a referee's words.
         review: review notes of the call (empty when none).
         shot: the stroke's number, if the call is about one.
@@ -63,9 +69,8 @@ def banner_of(d: dict[str, Any]) -> Banner | None:
     if d.get("miss_warning"):
         extra.append("WARNING: one more miss loses the frame")
     if d["foul"]:
-        opp = next((p for p, v in d["points"].items() if v), "")
         kind, head = ("miss", "FOUL AND A MISS") if d["miss"] else ("foul", "FOUL")
-        sub = " · ".join([f"{d['penalty']} to {opp}", *extra])
+        sub = " · ".join([foul_line(d).split(": ", 1)[-1], *extra])
     elif sum(d["points"].values()):
         kind, head = "pot", capital(potted_words(d["potted"])).upper()
         sub = " · ".join([f"{d['striker']}: break {d['break']}", *extra])
@@ -75,8 +80,39 @@ def banner_of(d: dict[str, Any]) -> Banner | None:
     if d.get("frame_over"):
         sub += f" · frame to {d['winner']}"
     if d.get("amended"):
-        head = "CORRECTED: " + head
+        taken_back = bool((d.get("correction") or {}).get("taken_back"))
+        head = ("CORRECTION TAKEN BACK: " if taken_back else "CORRECTED: ") + head
     return Banner(kind, head, sub, text, review, d.get("shot"), bool(d.get("amended")))
+
+
+def foul_line(d: dict[str, Any]) -> str:
+    """A foul named for a score strip: "FOUL: the cue ball went into a pocket, 4 to Ann"
+    ("FOUL AND A MISS: ..." after a miss); "" for a call that is not a foul."""
+    if not d.get("foul"):
+        return ""
+    fouls = sorted(d.get("fouls") or [], key=lambda f: -int(f.get("penalty") or 0))
+    what = say(fouls[0]["message"]) if fouls and fouls[0].get("message") else "a foul"
+    opp = next((p for p, v in (d.get("points") or {}).items() if v), "")
+    head = "FOUL AND A MISS" if d.get("miss") else "FOUL"
+    return f"{head}: {what}, {d.get('penalty', 0)} to {opp}" if opp else f"{head}: {what}"
+
+
+#: Points a full set of colours is worth (yellow 2 ... black 7).
+COLOURS_VALUE = 27
+#: Points a red and the highest colour after it are worth while reds remain.
+RED_AND_BLACK = 8
+
+
+def reds_left(ruleset: str, ball_on: str, points_remaining: int | None) -> int | None:
+    """Reds still on the table, from the points remaining of a snooker frame (every red
+    with a black after it, the colour due after a red potted, the six colours); None for a
+    game without reds worth one (snookerpool, English billiards) or when unknown."""
+    if points_remaining is None or not ruleset.startswith("snooker") or ruleset == "snookerpool":
+        return None
+    if ball_on not in ("red", "colour"):
+        return 0
+    extra = COLOURS_VALUE + (7 if ball_on == "colour" else 0)
+    return max(0, (int(points_remaining) - extra) // RED_AND_BLACK)
 
 
 def _explain(d: dict[str, Any]) -> str:
@@ -106,38 +142,39 @@ class Board:
     last: dict[str, Any] | None = None
     reviews: list[dict[str, Any]] = field(default_factory=list)
     calls: int = 0
+    ruleset: str = "snooker"
+    break_balls: list[str] = field(default_factory=list)
+    points_remaining: int | None = None
+    snookers_required: dict[str, int] = field(default_factory=dict)
+    reds_remaining: int | None = None
+    foul: str = ""
+    leader: str | None = None
+    difference: int = 0
+    frame_time_s: float | None = None
+    #: the table: ``waiting`` (no frame yet), ``playing``, ``between frames``, ``match over``
+    state: str = "waiting"
 
     def update(self, d: dict[str, Any]) -> Banner | None:
         """Take one decision line; returns its banner (None if it shows none)."""
         self.calls += 1
         if "frame_start" in d:
-            self.players = list(d.get("players", self.players))
-            self.frame = d["frame_start"]
-            self.score = dict.fromkeys(self.players, 0)
-            self.frames_won = self.frames_won or dict.fromkeys(self.players, 0)
-            self.striker, self.break_points, self.ball_on = d.get("breaker"), 0, "red"
-            self.frame_over, self.winner, self.free_ball, self.options = False, None, False, []
+            self._start(d)
         elif "frame_end" in d:
             self.frames_won = dict(d.get("frames_won", self.frames_won))
             self.score = dict(d["score"])
             self.frame_over, self.winner = True, d["winner"]
+            self.break_points, self.break_balls = 0, []
+            self.state = "match over" if d.get("match_over") else "between frames"
         elif "foul" in d:
-            self.score = dict(d["score"])
-            self.shots = max(self.shots, d.get("shot") or 0)
-            self.striker = d.get("next_striker")
-            # the break shown is the striker's running break: 0 when the turn passed
-            self.break_points = d["break"] if self.striker == d["striker"] else 0
-            self.ball_on = d.get("ball_on", "")
-            self.free_ball = bool(d.get("free_ball"))
-            self.options = list(d.get("options") or [])
-            self.frame_over, self.winner = bool(d.get("frame_over")), d.get("winner")
+            self._stroke(d)
         elif "input" in d and d.get("accepted"):
             self.options = []
             self.score = dict(d.get("score") or self.score)
             self.striker = d.get("next_striker", self.striker)
-            self.break_points = 0
+            self.break_points, self.break_balls = 0, []
             if d.get("frame_over"):
                 self.frame_over, self.winner = True, d.get("winner")
+        self._lead()
         banner = banner_of(d)
         if banner is not None:
             self.last = asdict(banner)
@@ -146,6 +183,56 @@ class Board:
                                 banner.shot is None]
                 self.reviews.append({"shot": banner.shot, "notes": banner.review})
         return banner
+
+    def _start(self, d: dict[str, Any]) -> None:
+        """A frame starts (from its start points when it was taken up in progress; a match
+        taken up in progress from its frames won)."""
+        new_match = d["frame_start"] == 1 or "frames_won" in d or \
+            list(d.get("players", self.players)) != self.players
+        self.players = list(d.get("players", self.players))
+        self.frame = d["frame_start"]
+        self.ruleset = str(d.get("ruleset") or self.ruleset)
+        self.best_of = int(d.get("best_of") or self.best_of)
+        start = d.get("start_points") or {}
+        self.score = {p: int(start.get(p, 0)) for p in self.players}
+        if new_match or not self.frames_won:  # a match starts (or is taken up)
+            self.frames_won = dict(d.get("frames_won") or dict.fromkeys(self.players, 0))
+        self.state = "playing"
+        self.striker, self.break_points, self.ball_on = d.get("breaker"), 0, "red"
+        self.frame_over, self.winner, self.free_ball, self.options = False, None, False, []
+        self.break_balls, self.foul, self.snookers_required = [], "", {}
+        self.points_remaining = self.reds_remaining = self.frame_time_s = None
+
+    def _stroke(self, d: dict[str, Any]) -> None:
+        """A stroke's call: the score, who is at the table, the break and its balls."""
+        self.score = dict(d["score"])
+        self.shots = max(self.shots, d.get("shot") or 0)
+        self.striker = d.get("next_striker")
+        scored = int((d.get("points") or {}).get(d.get("striker"), 0))
+        if d.get("foul") or self.striker != d.get("striker"):
+            # the break shown is the striker's running break: 0 when the turn passed
+            self.break_points, self.break_balls = 0, []
+        else:
+            if scored and int(d.get("break") or 0) == scored:
+                self.break_balls = []  # a new break starts with this stroke
+            self.break_points = int(d.get("break") or 0)
+            self.break_balls = [*self.break_balls, *(ball_words(b) for b in d.get("potted") or [])]
+        self.ball_on = d.get("ball_on", "")
+        self.free_ball = bool(d.get("free_ball"))
+        self.options = list(d.get("options") or [])
+        self.frame_over, self.winner = bool(d.get("frame_over")), d.get("winner")
+        self.foul = foul_line(d)
+        self.points_remaining = d.get("points_remaining")
+        self.snookers_required = {p: int(n) for p, n in
+                                  (d.get("snookers_required") or {}).items() if n}
+        self.reds_remaining = reds_left(self.ruleset, self.ball_on, self.points_remaining)
+
+    def _lead(self) -> None:
+        ranked = sorted(self.score.items(), key=lambda kv: -kv[1])
+        if len(ranked) >= 2 and ranked[0][1] != ranked[1][1]:
+            self.leader, self.difference = ranked[0][0], ranked[0][1] - ranked[1][1]
+        else:
+            self.leader, self.difference = None, 0
 
     def to_dict(self) -> dict[str, Any]:
         """The board as JSON (what live pages receive)."""

@@ -35,6 +35,7 @@ from pathlib import Path
 from typing import Any
 
 from tracker import balls as B
+from tracker.corrections import current_decisions
 from tracker.outputs.store import STORE_NAME, MatchStore, StoreError
 from tracker.rules.explain import explain
 from tracker.stats import (
@@ -125,7 +126,7 @@ def from_folder(folder: str | Path, run_id: int | None = None) -> RunData:
     log = _read_jsonl(log_path)
     dec_path = folder / "decisions.jsonl"
     if dec_path.is_file():
-        decisions = _read_jsonl(dec_path)
+        decisions = current_decisions(_read_jsonl(dec_path))
     else:
         from tracker.records.parse import read_log
         from tracker.rules.match import Match

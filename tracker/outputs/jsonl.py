@@ -2,7 +2,9 @@
 
 ``match.log.jsonl`` holds the records (frame start, operator inputs, strokes) in the format of
 docs/SHOT-RECORD.md, ``decisions.jsonl`` one line per referee output and the scoreboard line
-at the end, ``scoreboard.json`` the final scoreboard. Each line is flushed as it is written, so
+at the end, ``scoreboard.json`` the final scoreboard. ``decisions.jsonl`` is append-only: a
+correction's new calls follow the calls they replace (:mod:`tracker.corrections` says which
+are current). Each line is flushed as it is written, so
 a crash keeps everything called so far.
 """
 
@@ -65,7 +67,9 @@ class JsonlOutputs(RunListener):
     def on_amend(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
         """A corrected stroke: its line in the match log is replaced (the log is rewritten
         whole, through a temporary file, so it stays a replayable log); the new calls are
-        added to the decisions, marked ``"amended": true``."""
+        appended to the decisions (append-only), marked ``"amended": true`` with their
+        ``correction``: a reader takes the current calls with
+        :func:`tracker.corrections.current_decisions`."""
         last = max(i for i, x in enumerate(self._lines) if json.loads(x)["type"] == "shot")
         self._lines[last] = json.dumps(record_to_dict(record))
         self._log.close()

@@ -9,10 +9,14 @@
 - the first contact of the stroke (a cross where the cue ball met the first ball, with its
   name) and every pot (a ring at the pocket with the ball and the pocket's name), held
   :data:`MARK_HOLD_S`;
-- a score bar at the bottom (players, frame score, the striker's break, ball on, frames won);
+- a score bar at the bottom (players, frame score, the player at the table marked by an
+  arrow and bold type, the break with the balls potted in it, points remaining, reds
+  remaining, snookers required, frames won and best of N) and the last foul named above it;
 - a banner for each call ("FOUL AND A MISS", "4 to Bob · FREE BALL"), held
   :data:`BANNER_HOLD_S` (calls that come together follow each other, each shown
-  :data:`BANNER_MIN_S` at least), and the review flag of a call that needs one.
+  :data:`BANNER_MIN_S` at least), and the review note of a call that needs one, wrapped onto
+  as many lines as it takes. The banner moves off the top when a mark (a pot at a top pocket)
+  is there.
 
 Calls are drawn when the referee makes them: at the end of a stroke (when all balls are at
 rest), so the first-contact mark appears then, at the place it happened. The video is H.264
@@ -235,23 +239,33 @@ class OverlayPainter:
         head_scale, sub_scale = 1.6 * s, 0.9 * s
         (hw, hh), _ = cv2.getTextSize(_ascii(b.head), FONT, head_scale, 3)
         (sw, _), _ = cv2.getTextSize(_ascii(b.sub), FONT, sub_scale, 2)
-        bw = max(hw, sw) + int(60 * s)
+        bw = min(w - int(20 * s), max(hw, sw) + int(60 * s))
         bh = int((hh + 50 + (40 if b.sub else 0)) * s) + hh // 2
-        x0, y0 = (w - bw) // 2, int(30 * s)
+        ns = 0.6 * s
+        notes = wrap_text("REVIEW: " + b.review[0], ns, int(w * 0.8)) if b.review else []
+        nh = cv2.getTextSize("Ag", FONT, ns, 1)[0][1] + int(12 * s)
+        x0 = (w - bw) // 2
+        y0 = self._banner_top(h, bh + (len(notes) * nh + int(20 * s) if notes else 0), s)
         _box(img, x0, y0, x0 + bw, y0 + bh, BANNER_BGR.get(b.kind, (60, 60, 60)), 0.85)
         _text(img, b.head, ((w - hw) // 2, y0 + int(20 * s) + hh), head_scale, (255, 255, 255), 3)
         if b.sub:
             _text(img, b.sub, ((w - sw) // 2, y0 + bh - int(18 * s)), sub_scale, (255, 255, 255), 2)
-        if b.review:
-            note = "REVIEW: " + b.review[0]
-            if len(note) > 110:
-                note = note[:107] + "..."
-            ns = 0.6 * s
-            (nw, nh), _ = cv2.getTextSize(_ascii(note), FONT, ns, 1)
+        if notes:
+            nw = max(cv2.getTextSize(_ascii(n), FONT, ns, 1)[0][0] for n in notes)
             ny = y0 + bh + int(10 * s)
-            _box(img, (w - nw) // 2 - 12, ny, (w + nw) // 2 + 12, ny + nh + int(20 * s),
+            _box(img, (w - nw) // 2 - 12, ny, (w + nw) // 2 + 12, ny + len(notes) * nh + int(10 * s),
                  (0, 140, 230), 0.9)
-            _text(img, note, ((w - nw) // 2, ny + nh + int(8 * s)), ns, (0, 0, 0), 1, False)
+            for i, line in enumerate(notes):
+                _text(img, line, ((w - nw) // 2, ny + (i + 1) * nh), ns, (0, 0, 0), 1, False)
+
+    def _banner_top(self, h: int, height: int, s: float) -> int:
+        """Where the banner goes: at the top, unless a pot or contact mark is there (a pot at
+        a top pocket): then above the score bar, or wherever covers the fewest marks."""
+        r = int(self.ball_px() * 2.2) + int(40 * s)
+        places = (int(30 * s), h - height - int(110 * s), (h - height) // 2)
+        def covered(y0: int) -> int:
+            return sum(1 for m in self.marks if y0 - r <= m[2][1] <= y0 + height + r)
+        return min(places, key=lambda y0: (covered(y0), places.index(y0)))
 
     def _draw_score_bar(self, img: np.ndarray) -> None:
         bd = self.board
@@ -270,19 +284,53 @@ class OverlayPainter:
             on = bd.striker == p and not bd.frame_over
             colour = (80, 230, 255) if on else (235, 235, 235)
             label = f"{'> ' if on else ''}{p}  {bd.score.get(p, 0)}"
-            _text(img, label, (x, base), scale, colour, 2, False)
+            _text(img, label, (x, base), scale, colour, 3 if on else 2, False)
             (tw, _), _ = cv2.getTextSize(_ascii(label), FONT, scale, 2)
             x += tw + int(50 * s)
             if i == 0:
                 _text(img, "|", (x - int(30 * s), base), scale, (150, 150, 150), 2, False)
-        frames = f"frames {bd.frames_won.get(a, 0)}-{bd.frames_won.get(b, 0)} (best of {bd.best_of})"
-        if bd.frame_over:
-            info = f"frame to {bd.winner}   {frames}"
+        info = score_bar_info(bd)
+        (iw, _), _ = cv2.getTextSize(_ascii(info), FONT, 0.75 * s, 2)
+        _text(img, info, (w - iw - int(40 * s), base), 0.75 * s, (220, 220, 220), 2, False)
+        if bd.foul and not bd.frame_over:
+            fs = 0.7 * s
+            (fw, fh), _ = cv2.getTextSize(_ascii(bd.foul), FONT, fs, 2)
+            fy = y0 - fh - int(24 * s)
+            _box(img, int(20 * s), fy, int(20 * s) + fw + int(30 * s), y0 - int(6 * s),
+                 BANNER_BGR["foul"], 0.85)
+            _text(img, bd.foul, (int(35 * s), y0 - int(14 * s)), fs, (255, 255, 255), 2, False)
+
+
+def score_bar_info(bd: Board) -> str:
+    """The right side of the video's score bar: the break and its balls, points remaining,
+    reds, snookers required, frames and best of N."""
+    a, b = bd.players
+    frames = f"frames {bd.frames_won.get(a, 0)}-{bd.frames_won.get(b, 0)} (best of {bd.best_of})"
+    if bd.frame_over:
+        return f"frame to {bd.winner}   {frames}"
+    parts = [f"break {bd.break_points}" + (f" ({', '.join(bd.break_balls)})"
+                                           if bd.break_balls else "")]
+    if bd.points_remaining is not None:
+        parts.append(f"remaining {bd.points_remaining}")
+    if bd.reds_remaining is not None:
+        parts.append(f"reds {bd.reds_remaining}")
+    parts += [f"{p} needs {n} snooker{'s' if n > 1 else ''}"
+              for p, n in bd.snookers_required.items()]
+    parts.append(frames)
+    return "   ".join(parts)
+
+
+def wrap_text(text: str, scale: float, width_px: int, thick: int = 1) -> list[str]:
+    """``text`` in lines no wider than ``width_px`` at this font ``scale`` (whole words; a
+    word longer than a line stands alone): nothing is cut off."""
+    lines: list[str] = []
+    for word in text.split():
+        trial = f"{lines[-1]} {word}" if lines else word
+        if lines and cv2.getTextSize(_ascii(trial), FONT, scale, thick)[0][0] <= width_px:
+            lines[-1] = trial
         else:
-            on = "free ball, then " + bd.ball_on if bd.free_ball else bd.ball_on
-            info = f"break {bd.break_points}   ball on: {on}   {frames}"
-        (iw, _), _ = cv2.getTextSize(_ascii(info), FONT, 0.85 * s, 2)
-        _text(img, info, (w - iw - int(40 * s), base), 0.85 * s, (220, 220, 220), 2, False)
+            lines.append(word)
+    return lines
 
 
 class OverlayWriter(RunListener):

@@ -418,12 +418,23 @@ def render(store: MatchStore, run_id: int | None = None, link_from: Path | None 
         parts.append("<h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
         for s in fr.shots:
             notes = "".join(f"<br><b>Review:</b> {escape(capital(say(n)))}" for n in s["needs_review"])
+            notes += _correction_note(s.get("decision") or {})
             cls = " class='rev'" if notes else (" class='foul'" if s["foul"] else "")
             parts.append(f"<tr{cls}><td>{s['shot']}</td><td>{escape(str(s['striker']))}</td>"
                          f"<td>{escape(s['text'] or '')}{notes}</td></tr>")
         parts.append("</table>")
     parts.append("</body></html>")
     return "".join(parts)
+
+
+def _correction_note(call: dict) -> str:
+    """The line under a corrected stroke's call: when, and what the correction changed."""
+    corr = call.get("correction")
+    if not isinstance(corr, dict):
+        return ""
+    when = str(corr.get("at", "")).replace("T", " ").replace("+00:00", " UTC")
+    return (f"<br><b>Corrected</b> on the referee console ({escape(when)}): "
+            f"{escape(str(corr.get('change', '')))}; the call above replaced the earlier one")
 
 
 def write_report(store_path: str | Path, out: str | Path, run_id: int | None = None) -> Path:

@@ -22,7 +22,8 @@ run's match log, shared by every table, so ``ORDER BY seq`` gives the log's orde
 - ``frames`` (snooker frames, not video frames): ``number``, ``breaker``, ``ruleset``,
   ``start_seq``, and once over ``end_seq``, ``winner``, ``score`` (JSON), ``reason``.
 - ``records``: the match log itself: ``kind`` (``frame_start``/``shot``/``input``),
-  ``record`` (the JSON line exactly as in ``match.log.jsonl``), ``frame``.
+  ``record`` (the JSON line exactly as in ``match.log.jsonl``), ``frame``, ``superseded``
+  (0: current; else the ``seq`` of the record that replaced it after a correction).
 - ``shots``: per stroke: ``shot`` number, ``frame``, ``striker``, ``t_start``, ``t_end``,
   ``foul``, ``penalty``, ``points`` (total scored), ``needs_review`` (JSON list of notes).
 - ``events``: per stroke event: ``idx``, ``type``, ``t`` (s), ``balls`` (JSON), ``pocket``,
@@ -33,6 +34,11 @@ run's match log, shared by every table, so ``ORDER BY seq`` gives the log's orde
   ``decisions.jsonl``), ``idx`` within its record, ``kind`` (``frame_start``, ``shot``,
   ``input``, ``frame_end``, ``error``), ``shot``, ``text`` (the call in people's words) and
   ``emitted`` (wall-clock time, s since the epoch: for the live latency bench).
+- ``shot_history``: the calls a correction replaced, one row per replaced call: the stroke's
+  old ``shots`` row (``seq`` its record, ``striker``, ``foul``, ``penalty``, ``points``), its
+  ``decision`` (JSON) and ``text``, ``superseded_by`` (the ``seq`` of the record that
+  replaced it), ``superseded_at`` (ISO 8601 UTC) and ``change`` (what the correction changed,
+  in people's words). ``shots`` keeps one row per stroke: the current call.
 - ``console``: requests made on the referee console, waiting for the run to take them
   (``status`` ``pending`` → ``taken`` → ``applied``/``refused``, ``result``); the run polls it, so
   a console served by another process still reaches the engine.
@@ -40,8 +46,11 @@ run's match log, shared by every table, so ``ORDER BY seq`` gives the log's orde
 Read API (what the live server, reports and ``--resume`` use):
 :meth:`MatchStore.runs`, :meth:`MatchStore.latest_run`, :meth:`MatchStore.log` (the match log
 of a run as dicts, enough to rebuild the referee's state: :func:`rebuild_match`),
-:meth:`MatchStore.decisions` (optionally only those after a ``seq``: what a live page polls),
-:meth:`MatchStore.shots`, :meth:`MatchStore.events`, :meth:`MatchStore.inputs`,
+:meth:`MatchStore.decisions` (the current calls, optionally only those after a ``seq``: what
+a live page polls; ``history=True``: every line, the replaced ones marked),
+:meth:`MatchStore.shots` (one current row per stroke), :meth:`MatchStore.shot_history` (the
+calls corrections replaced), :meth:`MatchStore.frame_span`, :meth:`MatchStore.events`,
+:meth:`MatchStore.inputs`,
 :meth:`MatchStore.console_pending` / :meth:`MatchStore.console_request` /
 :meth:`MatchStore.console_done`. Export: :func:`export_json`, :func:`export_csv`.
 """
@@ -117,6 +126,11 @@ CREATE TABLE IF NOT EXISTS console(
     id INTEGER PRIMARY KEY, run_id INTEGER, created REAL NOT NULL, action TEXT NOT NULL,
     payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', result TEXT);
 CREATE INDEX IF NOT EXISTS console_pending ON console(status, run_id);
+CREATE TABLE IF NOT EXISTS shot_history(
+    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, shot INTEGER NOT NULL, frame INTEGER,
+    striker TEXT, foul INTEGER, penalty INTEGER, points INTEGER, decision TEXT, text TEXT,
+    superseded_by INTEGER NOT NULL, superseded_at TEXT NOT NULL, change TEXT,
+    PRIMARY KEY(run_id, seq));
 """
 
 
@@ -211,9 +225,7 @@ class MatchStore:
                                       (run_id,)).fetchone()[0]
             frame = self._current_frame(run_id, record)
             if amends:
-                self.db.execute("UPDATE records SET superseded=1 WHERE run_id=? AND seq=(SELECT "
-                                "MAX(seq) FROM records WHERE run_id=? AND kind='shot')",
-                                (run_id, run_id))
+                self._supersede_last_shot(run_id, seq, decisions)
             self.db.execute("INSERT INTO records VALUES(?,?,?,?,?,?,0)",
                             (run_id, seq, rec["type"], frame, json.dumps(rec), now))
             if isinstance(record, FrameStart):
@@ -232,6 +244,26 @@ class MatchStore:
                     self._write_frame_end(run_id, seq, d)
             self.db.execute("UPDATE runs SET heartbeat=? WHERE id=?", (now, run_id))
         return seq
+
+    def _supersede_last_shot(self, run_id: int, seq: int, decisions: list[dict[str, Any]]) -> None:
+        """The current stroke record (the last) is replaced by record ``seq``: marked
+        superseded, and its ``shots`` row moved to ``shot_history`` with what changed."""
+        old = self.db.execute("SELECT MAX(seq) FROM records WHERE run_id=? AND kind='shot' AND "
+                              "superseded=0", (run_id,)).fetchone()[0]
+        if old is None:
+            return
+        self.db.execute("UPDATE records SET superseded=? WHERE run_id=? AND seq=?",
+                        (seq, run_id, old))
+        corr = next((d["correction"] for d in decisions if isinstance(d.get("correction"), dict)),
+                    {})
+        dec = self.db.execute("SELECT decision, text FROM decisions WHERE run_id=? AND seq=? AND "
+                              "kind IN ('shot', 'error') ORDER BY idx", (run_id, old)).fetchone()
+        self.db.execute(
+            "INSERT OR REPLACE INTO shot_history SELECT run_id, seq, shot, frame, striker, foul, "
+            "penalty, points, ?, ?, ?, ?, ? FROM shots WHERE run_id=? AND seq=?",
+            (dec["decision"] if dec else None, dec["text"] if dec else None, seq,
+             corr.get("at") or _now_iso(), corr.get("change"), run_id, old))
+        self.db.execute("DELETE FROM shots WHERE run_id=? AND seq=?", (run_id, old))
 
     def reopen_run(self, run_id: int) -> None:
         """A cut-off run goes on (``process --resume``): ``running`` again, not ended."""
@@ -367,14 +399,37 @@ class MatchStore:
         takes)."""
         return [record_from_dict(d) for d in self.log(run_id)]
 
-    def decisions(self, run_id: int, after_seq: int = 0) -> list[dict[str, Any]]:
+    def decisions(self, run_id: int, after_seq: int = 0,
+                  history: bool = False) -> list[dict[str, Any]]:
         """Referee outputs of the run in order, each ``{"seq", "idx", "kind", "text",
-        "emitted", "decision"}``; only those of records after ``after_seq`` if given. The calls
-        of a corrected stroke stay; its new calls follow, marked ``"amended": true``."""
-        rows = self.db.execute("SELECT seq, idx, kind, text, emitted, decision FROM decisions "
-                               "WHERE run_id=? AND seq>? ORDER BY seq, idx",
-                               (run_id, after_seq)).fetchall()
-        return [{**dict(r), "decision": json.loads(r["decision"])} for r in rows]
+        "emitted", "decision", "superseded"}``; only those of records after ``after_seq`` if
+        given. Only the current calls: the calls a correction replaced are left out (the
+        new ones are marked ``"amended": true`` with their ``correction``), unless
+        ``history`` (every line as written, ``superseded`` true on the replaced ones)."""
+        rows = self.db.execute(
+            "SELECT d.seq, d.idx, d.kind, d.text, d.emitted, d.decision, r.superseded FROM "
+            "decisions d LEFT JOIN records r ON r.run_id=d.run_id AND r.seq=d.seq WHERE "
+            "d.run_id=? AND d.seq>? AND (? OR COALESCE(r.superseded, 0)=0) ORDER BY d.seq, d.idx",
+            (run_id, after_seq, int(history))).fetchall()
+        return [{**dict(r), "decision": json.loads(r["decision"]),
+                 "superseded": bool(r["superseded"])} for r in rows]
+
+    def shot_history(self, run_id: int, shot: int | None = None) -> list[dict[str, Any]]:
+        """The calls corrections replaced (table ``shot_history``), oldest first; only stroke
+        ``shot``'s (in the newest frame that has one) if given. Each with ``decision`` (dict
+        or None), ``text``, ``superseded_at``, ``superseded_by`` and ``change``."""
+        try:
+            rows = self.db.execute("SELECT * FROM shot_history WHERE run_id=? ORDER BY seq",
+                                   (run_id,)).fetchall()
+        except sqlite3.OperationalError:  # a store written before the table existed
+            return []
+        out = [{**dict(r), "decision": json.loads(r["decision"]) if r["decision"] else None}
+               for r in rows]
+        if shot is None:
+            return out
+        mine = [h for h in out if h["shot"] == shot]
+        frame = max((h["frame"] or 0 for h in mine), default=0)
+        return [h for h in mine if (h["frame"] or 0) == frame]
 
     def shots(self, run_id: int) -> list[dict[str, Any]]:
         """Strokes of the run (table ``shots``), with the stroke record and its call."""
@@ -392,6 +447,13 @@ class MatchStore:
             d["text"] = dec["text"] if dec else None
             out.append(d)
         return out
+
+    def frame_span(self, run_id: int, frame: int) -> tuple[float | None, float | None]:
+        """When snooker frame ``frame``'s first current stroke started and its last ended (s of
+        video; None, None before its first stroke)."""
+        row = self.db.execute("SELECT MIN(t_start), MAX(t_end) FROM shots WHERE run_id=? AND "
+                              "frame=?", (run_id, frame)).fetchone()
+        return row[0], row[1]
 
     def events(self, run_id: int) -> list[dict[str, Any]]:
         """Every stroke event of the run (table ``events``) with its stroke number."""
@@ -521,11 +583,12 @@ def _pick_run(store: MatchStore, run_id: int | None) -> int:
 
 
 def export_json(store: MatchStore, run_id: int | None = None) -> dict[str, Any]:
-    """A run as one JSON document: the run, its match log, decisions, frames, inputs."""
+    """A run as one JSON document: the run, its match log, its current decisions, frames,
+    inputs, and the calls corrections replaced (``corrections``, :meth:`MatchStore.shot_history`)."""
     rid = _pick_run(store, run_id)
     return {"run": store.run(rid), "frames": store.frames(rid), "log": store.log(rid),
             "decisions": [{**d["decision"], "_text": d["text"]} for d in store.decisions(rid)],
-            "inputs": store.inputs(rid)}
+            "inputs": store.inputs(rid), "corrections": store.shot_history(rid)}
 
 
 #: CSV columns of :func:`export_csv`, one row per stroke.

@@ -20,9 +20,11 @@ from pathlib import Path
 from typing import Any
 
 from tracker import balls as B
+from tracker.corrections import correction_mark, current_decisions, describe_change
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
+from tracker.records.parse import record_to_dict
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
@@ -124,6 +126,8 @@ class Referee:
         self.said_next = Judgement()
         #: the referee before the last stroke was fed, and the records fed since (for amend)
         self._before_last: tuple[Match, list[Record]] | None = None
+        #: the earlier versions of the last stroke's record, one per correction (for undo)
+        self._corrected: list[Shot] = []
         self._inputs_done: set[int] = set()
         #: the early call said for the stroke under way
         self._early: EarlyCall | None = None
@@ -153,6 +157,11 @@ class Referee:
         (``{"accepted": bool, "message": str}``). Safe to call from another thread."""
         self._live_inputs.put(("amend" if amend else "next", Judgement(said), done))
 
+    def undo(self, done: Callable[[dict[str, Any]], None] | None = None) -> None:
+        """Take back the last correction (:meth:`take_back`) before the next frame; ``done``
+        gets the outcome as for :meth:`judge`. Safe to call from another thread."""
+        self._live_inputs.put(("undo", Judgement(), done))
+
     def take_inputs(self) -> list[dict[str, Any]]:
         """Apply the inputs and judgements made while the run went on (:meth:`submit`,
         :meth:`judge`), in order; returns what the referee said about them."""
@@ -179,6 +188,7 @@ class Referee:
             self.said_next = Judgement()
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
+        self._corrected = []
         calls = self._call(shot)
         self.result.shots.append(shot)
         self._emit(shot, calls)
@@ -251,25 +261,55 @@ class Referee:
     def amend(self, said: Judgement) -> tuple[bool, str, list[dict[str, Any]]]:
         """Call the last stroke again with the referee's judgement (a miss called or
         cancelled, a foul the camera could not see, a nomination): allowed until an input or
-        a stroke follows it. Returns (accepted, message, the new calls). Run on the processing
-        thread (:meth:`judge` with ``amend`` from another)."""
+        a stroke follows it. Returns (accepted, message, the new calls, each marked
+        ``amended`` with its ``correction``: :mod:`tracker.corrections`). Run on the
+        processing thread (:meth:`judge` with ``amend`` from another)."""
+        refused = self._why_not_corrected()
+        if refused:
+            return False, refused, []
+        before = self.result.shots[-1]
+        self._corrected.append(before)
+        return self._call_again(replace(before, **said), before, taken_back=False)
+
+    def take_back(self) -> tuple[bool, str, list[dict[str, Any]]]:
+        """Take back the last correction of the last stroke: the call before it is current
+        again (called again from the earlier record). Same limits as :meth:`amend`."""
+        refused = self._why_not_corrected()
+        if refused:
+            return False, refused, []
+        if not self._corrected:
+            return False, "the last stroke's call was not corrected: nothing to take back", []
+        before = self.result.shots[-1]
+        return self._call_again(self._corrected.pop(), before, taken_back=True)
+
+    def _why_not_corrected(self) -> str:
         if self._before_last is None or not self.result.shots:
-            return False, "no stroke to correct yet", []
-        match, since = self._before_last
-        if since:
-            return False, ("the last stroke's call can no longer be corrected: an input was made "
-                           "after it"), []
-        shot = replace(self.result.shots[-1], **said)
-        self.match = copy.deepcopy(match)
-        calls = [{**c, "amended": True} for c in self._call(shot)]
+            return "no stroke to correct yet"
+        if self._before_last[1]:
+            return "the last stroke's call can no longer be corrected: an input was made after it"
+        return ""
+
+    def _call_again(self, shot: Shot, before: Shot, taken_back: bool
+                    ) -> tuple[bool, str, list[dict[str, Any]]]:
+        """Call the last stroke again as ``shot`` from the referee before it; the new calls
+        replace the old ones in :attr:`result` and reach the listeners (``on_amend``)."""
+        old = record_to_dict(before)
+        change = describe_change(old, record_to_dict(shot))
+        if taken_back:
+            change = "correction taken back: " + change
+        number = 1 + max((int(d["correction"]["number"]) for d in self.result.decisions
+                          if (d.get("correction") or {}).get("shot") == shot.shot), default=0)
+        mark = correction_mark(shot.shot, number, change, taken_back)
+        self.match = copy.deepcopy(self._before_last[0])
+        calls = [{**c, "amended": True, "correction": mark} for c in self._call(shot)]
         self.result.shots[-1] = shot
-        self.result.decisions += calls
+        self.result.decisions = current_decisions([*self.result.decisions, *calls])
         for li in self.listeners:
             li.on_amend(self, shot, calls)
         if self.on_call:
             for c in calls:
                 self.on_call("CORRECTED: " + explain(c))
-        return True, f"stroke {shot.shot} called again", calls
+        return True, f"stroke {shot.shot} called again ({change})", calls
 
     def _apply_judgement(self, when: str, said: Judgement,
                          done: Callable[[dict[str, Any]], None] | None) -> list[dict[str, Any]]:
@@ -279,6 +319,8 @@ class Referee:
         elif when == "amend":
             last = self.result.shots[-1].operator if self.result.shots else None
             ok, msg, calls = self.amend(merge_operator(said, last))
+        elif when == "undo":
+            ok, msg, calls = self.take_back()
         else:
             self.said_next.update(merge_operator(said, self.said_next.get("operator")))
             ok, msg, calls = True, "noted for the coming stroke", []

@@ -76,7 +76,8 @@ class InputRules:
 
     def _opt_play_again(self, st: FrameState, inp: OperatorInput) -> Handled:
         nxt = self._play_again(st)
-        return self._accept(inp, nxt, f"{nxt.player} is asked to play again (free ball void)")
+        void = " (the free ball is void)" if st.free_ball else ""
+        return self._accept(inp, nxt, f"{nxt.player} is asked to play again{void}")
 
     def _opt_in_hand(self, st: FrameState, inp: OperatorInput) -> Handled:
         """Annex rule 2 (``ball_anywhere``) / 2004 amateur rule (``in_hand``): the next player

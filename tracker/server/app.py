@@ -8,13 +8,16 @@ Pages (GET only, public, read-only):
 
 - ``/`` the scoreboard: players, frame score, break, ball on, frames won, the last calls,
   the strokes marked for review; live through Server-Sent Events (``/api/stream``).
-- ``/overlay`` the same for a broadcast or streaming browser source: transparent background,
-  a score bar and a banner per call (3 s).
+- ``/overlay`` a compact score strip for a broadcast or streaming browser source (transparent
+  background; placement, colours and a logo by query parameters), ``/board`` a full-screen
+  table display readable from both ends, ``/interval`` the frame's and match's statistics
+  between frames (:mod:`tracker.server.tv`).
 - ``/review/N`` stroke N: its call and review notes, the table before the stroke as a
   diagram (the layout a replacement after a miss restores), the frames around the first
   contact and the zooms saved by :class:`tracker.server.live.ReviewFrames`.
 - ``/console`` the referee console page (the page is public; what it sends needs the token).
-- ``/api/state``, ``/api/stream``, ``/api/shots``: the board as JSON, live, and the strokes.
+- ``/api/state``, ``/api/stream``, ``/api/shots``: the board as JSON, live, and the strokes
+  (the live state's fields: docs/LIVE.md, schema ``tracker/records/live-state.schema.json``).
 
 Every table of a hall (:mod:`tracker.outputs.tables`: the runs of one store, each on a named
 table) has the same pages and API under ``/table/NAME/`` (``/table/NAME/``,
@@ -60,6 +63,7 @@ from tracker.outputs.tables import latest_run_of, table_of, tables
 from tracker.server import hall, pages
 from tracker.server.diagram import table_svg
 from tracker.server.live import ACTIONS, CONSOLE_FOULS, ConsoleError, parse_action
+from tracker.server.tv import INTERVAL, TABLE_DISPLAY, live_extras
 from tracker.words import VIEWPOINT, capital, say
 
 #: How often the stream looks at the store for new calls, s.
@@ -137,8 +141,9 @@ class LiveState:
                               "sub": banner.sub, "text": d["text"], "shot": banner.shot,
                               "review": banner.review, "amended": banner.amended,
                               "emitted": d["emitted"]})
+        extras = live_extras(store, run, board, [d["decision"] for d in store.decisions(run["id"])])
         console = store.console_requests(run["id"], 8)
-        return {"run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
+        return {**extras, "run": {**{k: run[k] for k in ("id", "video", "status", "started", "video_t",
                                                "video_frames", "stale")},
                         "table": table_of(store, run),
                         "warning": (run["summary"] or {}).get("warning")},
@@ -271,7 +276,8 @@ class _Handlers:
                         ghost=rec.get("positions_after"), title=f"stroke {n}: the table before it")
         folder = self.review_root_of(live) / str(n)
         pics = sorted(p.name for p in folder.glob("*.jpg")) if folder.is_dir() else []
-        return self.page(pages.review_page(n, shot, svg, pics))
+        history = store.shot_history(run["id"], n)
+        return self.page(pages.review_page(n, shot, svg, pics, history))
 
     async def media(self, request: Request) -> Response:
         n, name = request.path_params["shot"], request.path_params["picture"]
@@ -318,6 +324,14 @@ class _Handlers:
             writer.close()
         return JSONResponse({"id": rid, "status": "pending"}, 202)
 
+    async def table_display(self, _: Request) -> Response:
+        """``/board``: the full-screen table display (:mod:`tracker.server.tv`)."""
+        return self.page(TABLE_DISPLAY)
+
+    async def interval(self, _: Request) -> Response:
+        """``/interval``: the frame's and match's statistics between frames."""
+        return self.page(INTERVAL)
+
 
 def create_app(store_path: str | Path, token: str, review_dir: str | Path | None = None,
                tables: list[str] | None = None) -> Starlette:
@@ -337,6 +351,7 @@ def create_app(store_path: str | Path, token: str, review_dir: str | Path | None
 def _run_routes(prefix: str, h: _Handlers) -> list[Route]:
     """The pages and API of one followed run, under ``prefix`` (module docstring)."""
     get = [("/", h.scoreboard), ("/overlay", h.overlay), ("/console", h.console),
+           ("/board", h.table_display), ("/interval", h.interval),
            ("/review/{shot:int}", h.review), ("/media/review/{shot:int}/{picture}", h.media),
            ("/api/state", h.state), ("/api/stream", h.stream), ("/api/shots", h.shots)]
     return [*(Route(prefix + path, fn, methods=["GET"]) for path, fn in get),

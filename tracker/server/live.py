@@ -26,6 +26,8 @@ action          fields                                       what it does
 ``free_ball``   ``ball``                                     free-ball nomination, coming stroke
 ``miss``        ``miss`` (bool), ``when`` next / last        call (true) or cancel (false) a miss
 ``foul``        ``code`` (H codes), ``ball``, ``when``       a foul the camera cannot see
+``undo``        (none)                                       take back the last correction:
+                                                             the call before it is current
 ==============  ===========================================  ==================================
 
 ``when`` = ``last`` corrects the last stroke's call (allowed until an input or a stroke follows
@@ -74,7 +76,7 @@ TOUCH_ZOOM_GAP_MM = 5.0
 
 _INPUT_ACTIONS = {"option": InputKind.OPTION, "concede": InputKind.CONCEDE,
                   "striker": InputKind.STRIKER, "award": InputKind.AWARD_FRAME}
-ACTIONS = (*_INPUT_ACTIONS, "nominate", "free_ball", "miss", "foul")
+ACTIONS = (*_INPUT_ACTIONS, "nominate", "free_ball", "miss", "foul", "undo")
 
 
 class ConsoleError(ValueError):
@@ -82,7 +84,8 @@ class ConsoleError(ValueError):
 
 
 def parse_action(action: str, payload: dict[str, Any]) -> tuple[str, Any]:
-    """A console request as ``("input", OperatorInput)`` or ``("next"|"last", Judgement)``.
+    """A console request as ``("input", OperatorInput)``, ``("next"|"last", Judgement)`` or
+    ``("undo", None)`` (take back the last correction).
 
     Raises:
         ConsoleError: an unknown action or a missing or wrong field.
@@ -104,6 +107,8 @@ def parse_action(action: str, payload: dict[str, Any]) -> tuple[str, Any]:
         if kind != InputKind.CONCEDE and player is None:
             raise ConsoleError(f"{action}: give player")
         return "input", OperatorInput(kind, player=player, note="console")
+    if action == "undo":
+        return "undo", None
     when = payload.get("when", "next")
     if when not in ("next", "last"):
         raise ConsoleError(f"{action}: when must be next or last, not {when!r}")
@@ -158,9 +163,13 @@ class ConsoleBridge(RunListener):
                 run.submit(what)
                 store.console_request_taken(req["id"])
             else:
-                run.judge(what, amend=kind == "last",
-                          done=lambda out, rid=req["id"]: store.console_done(
-                              rid, out["accepted"], {"message": out["message"]}))
+                def done(out: dict[str, Any], rid: int = req["id"]) -> None:
+                    store.console_done(rid, out["accepted"], {"message": out["message"]})
+
+                if kind == "undo":
+                    run.undo(done=done)
+                else:
+                    run.judge(what, amend=kind == "last", done=done)
                 store.console_request_taken(req["id"])
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+from tracker.server.tv import STRIP
 from tracker.words import VIEWPOINT, capital, say
 
 _BASE_CSS = """
@@ -74,22 +75,8 @@ live(st=>{{$('#bar').innerHTML=bar(st);$('#info').innerHTML=info(st);
  const r=st.run;$('#runinfo').textContent=r?` · ${{r.status==='running'?(r.stale?'stopped':'live'):r.status}} · video ${{(r.video_t||0).toFixed(1)}} s${{r.warning?' · '+r.warning:''}}`:'';}});
 </script></body></html>"""
 
-OVERLAY = f"""<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Overlay</title>
-<style>{_BASE_CSS}
-html,body{{background:transparent!important}}#wrap{{position:fixed;left:2vw;right:2vw;bottom:3vh}}
-.bar{{background:rgba(10,10,10,.85);font-size:2.4vw}}.info{{background:rgba(10,10,10,.75);
-padding:.3rem 1rem;border-radius:8px;font-size:1.3vw;display:inline-flex}}
-#pop{{position:fixed;top:4vh;left:50%;transform:translateX(-50%);min-width:30vw;transition:opacity .4s}}
-#pop.hide{{opacity:0}}.banner{{box-shadow:0 4px 20px rgba(0,0,0,.6)}}
-</style></head><body><div id="pop" class="hide"></div><div id="wrap"><div id="info"></div>
-<div id="bar"></div></div>
-<script>{_COMMON_JS}
-let seen=null,timer=null;
-live(st=>{{$('#bar').innerHTML=bar(st);$('#info').innerHTML=info(st);const c=st.calls[0];
- if(c&&seen!==null&&c.seq+':'+c.head!==seen){{$('#pop').innerHTML=`<div class="banner ${{c.kind}}" id="last-call"><div class="h">${{esc(c.head)}}</div><div class="sub">${{esc(c.sub)}}</div></div>`;
- $('#pop').classList.remove('hide');clearTimeout(timer);timer=setTimeout(()=>$('#pop').classList.add('hide'),3000)}}
- if(c)seen=c.seq+':'+c.head;else seen='';}});
-</script></body></html>"""
+#: ``/overlay``: the compact score strip for a broadcast browser source (:mod:`tracker.server.tv`).
+OVERLAY = STRIP
 
 CONSOLE = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1"><title>Referee console</title>
@@ -121,7 +108,8 @@ button.warn{{background:#a01826}}select,input{{font-size:1rem;padding:.4rem;bord
 <button id="miss-last-no" class="warn">Cancel the miss</button>
 <label>Foul the camera cannot see <select id="foulcode"><!--FOULS--></select></label>
 <button id="foul-last" class="warn">Add to the last stroke</button>
-<button id="foul-next">Add to the coming stroke</button></fieldset>
+<button id="foul-next">Add to the coming stroke</button>
+<button id="undo" class="warn">Take back the last correction</button></fieldset>
 <fieldset><legend>Frame</legend>
 <label>Player <select id="player"></select></label>
 <button id="do-striker">Is to strike</button><button id="do-concede" class="warn">Concedes</button>
@@ -148,6 +136,7 @@ $('#miss-last-yes').onclick=()=>send({{action:'miss',miss:true,when:'last'}});
 $('#miss-last-no').onclick=()=>send({{action:'miss',miss:false,when:'last'}});
 $('#foul-last').onclick=()=>send({{action:'foul',code:$('#foulcode').value,when:'last'}});
 $('#foul-next').onclick=()=>send({{action:'foul',code:$('#foulcode').value,when:'next'}});
+$('#undo').onclick=()=>send({{action:'undo'}});
 $('#do-striker').onclick=()=>send({{action:'striker',player:$('#player').value}});
 $('#do-concede').onclick=()=>send({{action:'concede',player:$('#player').value}});
 $('#do-award').onclick=()=>send({{action:'award',player:$('#player').value}});
@@ -169,8 +158,24 @@ def review_missing(n: int) -> str:
             "has been called yet. <a href='../'>Scoreboard</a></p></main></body></html>")
 
 
-def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str]) -> str:
-    """The review page of stroke ``n`` (see :mod:`tracker.server.app`)."""
+def history_list(history: list[dict[str, Any]]) -> str:
+    """The calls corrections replaced (``MatchStore.shot_history`` rows, oldest first) as an
+    HTML section, or "" when the call was never corrected."""
+    if not history:
+        return ""
+    items = "".join(
+        f'<li class="superseded"><s>{escape(h["text"] or "")}</s><br><span class="muted">'
+        f'replaced {escape(str(h["superseded_at"]).replace("T", " ").replace("+00:00", " UTC"))}'
+        f': {escape(capital(h["change"] or "corrected"))}</span></li>' for h in history)
+    return (f'<h2>Earlier calls of this stroke</h2><ol id="history">{items}</ol>'
+            '<p class="muted">The call above is the current one; these were replaced by a '
+            "correction on the referee console.</p>")
+
+
+def review_page(n: int, shot: dict[str, Any], svg: str, pictures: list[str],
+                history: list[dict[str, Any]] | None = None) -> str:
+    """The review page of stroke ``n`` (see :mod:`tracker.server.app`), with the calls
+    corrections replaced (``history``) under the current one."""
     notes = "".join(f"<li>{escape(capital(say(x)))}</li>" for x in shot["needs_review"])
     contact = sorted((p for p in pictures if p.startswith("contact_") and "zoom" not in p),
                      key=lambda p: int(p[8:-4]))
@@ -190,6 +195,7 @@ svg{{max-width:100%;height:auto}}</style></head><body><main>
 <p><a href="../">← Scoreboard</a></p><h1 style="font-size:1.5rem">Stroke {n} ({escape(str(shot['striker']))})</h1>
 <div class="call {'foul' if shot['foul'] else 'pot'}"><div class="t" style="font-size:1.05rem">{escape(shot['text'] or '')}</div></div>
 {'<h2>For review</h2><ul id="notes">' + notes + '</ul>' if notes else '<p class="muted">Nothing marked for review.</p>'}
+{history_list(history or [])}
 <h2>{'Where to put the balls back (foul and a miss)' if (shot['decision'] or {}).get('replace_positions') else 'The table before the stroke'}</h2>
 <p class="muted">Solid: the balls before the stroke (the layout a replacement after a miss restores); dashed: where they came to rest.
 Baulk end on the left; pockets named {VIEWPOINT}; hover a ball for its position in mm.</p>{svg}
