@@ -106,21 +106,29 @@ class Board:
     last: dict[str, Any] | None = None
     reviews: list[dict[str, Any]] = field(default_factory=list)
     calls: int = 0
+    #: the table: ``waiting`` (no frame yet), ``playing``, ``between frames``, ``match over``
+    state: str = "waiting"
 
     def update(self, d: dict[str, Any]) -> Banner | None:
         """Take one decision line; returns its banner (None if it shows none)."""
         self.calls += 1
         if "frame_start" in d:
+            new_match = d["frame_start"] == 1 or "frames_won" in d or \
+                list(d.get("players", self.players)) != self.players
             self.players = list(d.get("players", self.players))
             self.frame = d["frame_start"]
-            self.score = dict.fromkeys(self.players, 0)
-            self.frames_won = self.frames_won or dict.fromkeys(self.players, 0)
+            self.best_of = d.get("best_of", self.best_of)
+            self.score = dict(d.get("start_points") or dict.fromkeys(self.players, 0))
+            if new_match or not self.frames_won:  # a match starts (or is taken up)
+                self.frames_won = dict(d.get("frames_won") or dict.fromkeys(self.players, 0))
+            self.state = "playing"
             self.striker, self.break_points, self.ball_on = d.get("breaker"), 0, "red"
             self.frame_over, self.winner, self.free_ball, self.options = False, None, False, []
         elif "frame_end" in d:
             self.frames_won = dict(d.get("frames_won", self.frames_won))
             self.score = dict(d["score"])
             self.frame_over, self.winner = True, d["winner"]
+            self.state = "match over" if d.get("match_over") else "between frames"
         elif "foul" in d:
             self.score = dict(d["score"])
             self.shots = max(self.shots, d.get("shot") or 0)

@@ -102,7 +102,8 @@ class Match:
             notes.extend(self.rules.setup_check(rec.positions))
         self.frames_started += 1
         out = {"frame_start": rec.frame, "ruleset": rec.ruleset, "breaker": self.players[breaker],
-               "players": list(self.players), "next_player": self.state.player,
+               "players": list(self.players), "best_of": self.best_of,
+               "next_player": self.state.player,
                "cue_in_hand": self.state.cue_in_hand, "notes": notes}
         if order:
             out["order"] = list(order)

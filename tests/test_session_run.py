@@ -1,0 +1,196 @@
+"""A run is a table's session (issue 28): RefereeRun driven frame by frame with constructed
+detections (no video): a frame conceded on the console, the table cleared, balls knocked
+about, the re-rack starting frame 2 with the breaker rotated, a re-rack before frame 2 is over
+taken as the concession of the player behind (marked for review), the match over at its
+best-of, the next match from the queue; the JSONL files and the scoreboard see every frame."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.auto import calibrate_image
+from calibration.monitor import ViewStatus
+from calibration.table import STANDARD_TABLE as T
+from tracker.outputs.board import Board
+from tracker.outputs.jsonl import DECISIONS_NAME, LOG_NAME, JsonlOutputs
+from tracker.perception.detections import CLASSES, BallDetections
+from tracker.pipeline import FrameChecks, RefereeRun
+from tracker.records.shot import Event, EventType, InputKind, OperatorInput, Shot
+from tracker.rules.registry import get_ruleset
+from tracker.session import TableSession
+from tracker.session_setup import MatchSetup, parse_then
+from tracker.sources import Frame
+
+ROOT = Path(__file__).resolve().parents[1]
+FPS = 5.0
+RACK = get_ruleset("snooker").setup_positions()
+SCATTERED = {**{f"red_{i:02d}": ((137.0 * i) % 1600 + 90, (411.0 * i) % 3300 + 120)
+                for i in range(1, 12)},
+             **{c: RACK[c] for c in ("yellow", "green", "brown", "blue", "pink", "black")},
+             "white": (700.0, 900.0)}
+
+
+@pytest.fixture(scope="module")
+def first():
+    """The first picture of a real overhead clip (the camera learnt from it)."""
+    cap = cv2.VideoCapture(str(ROOT / "sample_videos" / "overhead_miss.mp4"))
+    ok, img = cap.read()
+    cap.release()
+    assert ok
+    return img
+
+
+@pytest.fixture(scope="module")
+def calibration(first):
+    return calibrate_image(first, T)
+
+
+def dets(balls: dict) -> BallDetections:
+    names = ["red" if b.startswith("red") else b for b in balls]
+    mm = np.array(list(balls.values()), float).reshape(-1, 2)
+    n = len(names)
+    return BallDetections(mm.copy(), mm, np.full(n, 10.0),
+                          np.array([CLASSES.index(c) for c in names], int), np.ones(n))
+
+
+class Table:
+    """Pictures into a run: each shows ``balls`` (the detector replaced by what is shown)."""
+
+    def __init__(self, run: RefereeRun):
+        self.run, self.k, self.showing = run, 0, dets({})
+        self.image = np.zeros((4, 4, 3), np.uint8)
+        run.detect = lambda image, checks=None: self.showing
+
+    def show(self, balls: dict, seconds: float, refereed: bool = True) -> None:
+        self.showing = dets(balls)
+        for _ in range(int(round(seconds * FPS))):
+            status = ViewStatus(self.k, "ok" if refereed else "lost", 1.0)
+            self.run.step(Frame(self.k, self.k / FPS, self.image), 0.0,
+                          FrameChecks(status, None, 0.0))
+            self.k += 1
+
+
+def stroke(run: RefereeRun, events: tuple[Event, ...]) -> None:
+    """A stroke's record, called as the stroke detector's would be."""
+    run.strokes.n_shots += 1
+    run._referee(Shot(shot=run.strokes.n_shots, events=events))
+
+
+def pot_red(t: float) -> tuple[Event, ...]:
+    return (Event(EventType.STRIKE, t, balls=("white",)),
+            Event(EventType.CONTACT, t + 0.5, balls=("white", "red_03")),
+            Event(EventType.POT, t + 1.0, balls=("red_03",), pocket="top_left"))
+
+
+def session_run(calibration, tmp_path, setup: MatchSetup) -> tuple[RefereeRun, Board]:
+    board = Board()
+
+    class BoardListener(JsonlOutputs):
+        def on_record(self, run, record, decisions):
+            super().on_record(run, record, decisions)
+            for d in decisions:
+                board.update(d)
+
+    run = RefereeRun(calibration, FPS, setup.players,
+                     listeners=[BoardListener(tmp_path, calibration)])
+    run.session = TableSession(setup=setup)
+    return run, board
+
+
+def test_frame_after_frame_then_the_next_match(calibration, first, tmp_path):
+    setup = MatchSetup(("Ann", "Bob"), best_of=3, then=(parse_then("Cy,Di best-of 1"),))
+    run, board = session_run(calibration, tmp_path, setup)
+    table = Table(run)
+    run.begin(first)
+    assert run.in_frame and board.state == "playing" and board.best_of == 3
+
+    # frame 1: Ann breaks, then concedes on the console: frame to Bob
+    table.show(RACK, 1.0)
+    run.submit(OperatorInput(InputKind.CONCEDE))
+    table.show(RACK, 0.2)
+    assert run.frame_over and board.frames_won == {"Ann": 0, "Bob": 1}
+    assert not run.session_over  # best of 3: the session goes on
+
+    # the table cleared, people in the way, balls knocked about: no frame starts
+    table.show({}, 3.0)
+    table.show(SCATTERED, 2.0, refereed=False)
+    table.show(SCATTERED, 6.0)
+    assert run.match.frames_started == 1 and run.session.phase == "between frames"
+
+    # re-racked: frame 2 starts once the rack stands 3 s, Bob breaks (rotation)
+    table.show(RACK, 3.6)
+    assert run.in_frame and run.match.state.frame == 2
+    assert run.match.state.player == "Bob" and board.frame == 2 and board.state == "playing"
+
+    # frame 2: the pack broken, Bob pots a red (1-0 to Bob), then the players re-rack
+    table.show(SCATTERED, 1.0)
+    stroke(run, pot_red(30.0))
+    assert run.match.state.scores == (0, 1)
+    table.show(RACK, 3.6)
+    # taken as Ann's concession (behind 0-1): Bob wins 2-0, the match is over; the next
+    # match (Cy v Di) starts on that rack
+    assert run.match.players == ("Cy", "Di") and run.in_frame
+    assert board.players == ["Cy", "Di"] and board.frames_won == {"Cy": 0, "Di": 0}
+
+    decisions = [json.loads(x) for x in (tmp_path / DECISIONS_NAME).read_text().splitlines()]
+    ends = [d for d in decisions if "frame_end" in d]
+    assert [(d["frame_end"], d["winner"]) for d in ends] == [(1, "Bob"), (2, "Bob")]
+    assert ends[1]["match_over"] and ends[1]["match_winner"] == "Bob"
+    conceded = [d for d in decisions if d.get("input") == "concede" and d.get("accepted")]
+    assert any("taken as Ann's concession" in n for n in conceded[-1]["notes"])
+    starts = [d for d in decisions if "frame_start" in d]
+    assert [(d["frame_start"], d["breaker"]) for d in starts] == [
+        (1, "Ann"), (2, "Bob"), (1, "Cy")]
+    log = [json.loads(x) for x in (tmp_path / LOG_NAME).read_text().splitlines()]
+    assert [r["frame"] for r in log if r["type"] == "frame_start"] == [1, 2, 1]
+    assert any(r["type"] == "input" and "re-racked" in r.get("note", "") for r in log)
+
+
+def test_level_scores_and_a_rerack_is_a_stalemate_not_a_concession(calibration, first, tmp_path):
+    run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob"), best_of=3))
+    table = Table(run)
+    run.begin(first)
+    table.show(SCATTERED, 1.0)
+    stroke(run, (Event(EventType.STRIKE, 3.0, balls=("white",)),
+                 Event(EventType.CONTACT, 3.5, balls=("white", "red_01")),
+                 Event(EventType.CUSHION, 4.0, balls=("red_01",))))  # a safety: 0-0
+    table.show(RACK, 3.6)
+    assert run.in_frame and run.match.state.frame == 1 and run.match.frames_finished == 0
+    said = [d for d in run.result.decisions if d.get("input") == "stalemate"]
+    assert said and said[0]["accepted"] and "check" in " ".join(said[0]["notes"])
+
+
+def test_a_table_waiting_for_a_match_starts_nothing_until_a_rack(calibration, first, tmp_path):
+    run, board = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob")))
+    run.session.wait = True
+    table = Table(run)
+    assert run.begin(first) is None
+    table.show({}, 5.0)
+    table.show(SCATTERED, 10.0)  # practice, balls knocked about: no frame, no call
+    assert run.match.state is None and run.result.decisions == [] and board.state == "waiting"
+    assert run.summary()["state"] == "waiting"
+    table.show(RACK, 3.6)
+    assert run.in_frame and board.state == "playing"
+
+
+def test_one_frame_ends_the_session_as_before(calibration, first, tmp_path):
+    run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob")))
+    table = Table(run)
+    run.begin(first)
+    table.show(RACK, 0.4)
+    run.submit(OperatorInput(InputKind.CONCEDE))
+    table.show(RACK, 0.2)
+    assert run.frame_over and run.session_over
+
+
+def test_a_six_red_frame_looks_for_six_reds(calibration, first, tmp_path):
+    setup = MatchSetup(("Ann", "Bob"), ruleset="snooker-6-reds")
+    run, _ = session_run(calibration, tmp_path, setup)
+    run.begin(first)
+    assert run.detector.capacity["red"] == 6 and len(run.tracker.balls.reds) == 6
+    assert run.strokes.touching_gap_mm == run.match.rules.options.touching_gap_mm
