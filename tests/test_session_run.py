@@ -61,15 +61,20 @@ def dets(balls: dict) -> BallDetections:
 class Table:
     """Pictures into a run: each shows ``balls`` (the detector replaced by what is shown)."""
 
-    def __init__(self, run: RefereeRun):
+    def __init__(self, run: RefereeRun, image: np.ndarray):
         self.run, self.k, self.showing = run, 0, dets({})
-        self.image = np.zeros((4, 4, 3), np.uint8)
+        self.image = image
         run.detect = lambda image, checks=None: self.showing
 
-    def show(self, balls: dict, seconds: float, refereed: bool = True) -> None:
+    def show(self, balls: dict, seconds: float, refereed: bool = True,
+             moved_to=None) -> None:  # noqa: ANN001 - moved_to: the camera's new Calibration
+        """``balls`` for ``seconds`` (``refereed`` False: the view lost; ``moved_to``: the
+        first picture recalibrated to that camera)."""
         self.showing = dets(balls)
-        for _ in range(int(round(seconds * FPS))):
+        for i in range(int(round(seconds * FPS))):
             status = ViewStatus(self.k, "ok" if refereed else "lost", 1.0)
+            if moved_to is not None and i == 0:
+                status = ViewStatus(self.k, "recalibrated", 1.0, moved_to)
             self.run.step(Frame(self.k, self.k / FPS, self.image), 0.0,
                           FrameChecks(status, None, 0.0))
             self.k += 1
@@ -105,7 +110,7 @@ def session_run(calibration, tmp_path, setup: MatchSetup) -> tuple[RefereeRun, B
 def test_frame_after_frame_then_the_next_match(calibration, first, tmp_path):
     setup = MatchSetup(("Ann", "Bob"), best_of=3, then=(parse_then("Cy,Di best-of 1"),))
     run, board = session_run(calibration, tmp_path, setup)
-    table = Table(run)
+    table = Table(run, first)
     run.begin(first)
     assert run.in_frame and board.state == "playing" and board.best_of == 3
 
@@ -153,7 +158,7 @@ def test_frame_after_frame_then_the_next_match(calibration, first, tmp_path):
 
 def test_level_scores_and_a_rerack_is_a_stalemate_not_a_concession(calibration, first, tmp_path):
     run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob"), best_of=3))
-    table = Table(run)
+    table = Table(run, first)
     run.begin(first)
     table.show(SCATTERED, 1.0)
     stroke(run, (Event(EventType.STRIKE, 3.0, balls=("white",)),
@@ -168,7 +173,7 @@ def test_level_scores_and_a_rerack_is_a_stalemate_not_a_concession(calibration, 
 def test_a_table_waiting_for_a_match_starts_nothing_until_a_rack(calibration, first, tmp_path):
     run, board = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob")))
     run.session.wait = True
-    table = Table(run)
+    table = Table(run, first)
     assert run.begin(first) is None
     table.show({}, 5.0)
     table.show(SCATTERED, 10.0)  # practice, balls knocked about: no frame, no call
@@ -180,7 +185,7 @@ def test_a_table_waiting_for_a_match_starts_nothing_until_a_rack(calibration, fi
 
 def test_one_frame_ends_the_session_as_before(calibration, first, tmp_path):
     run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob")))
-    table = Table(run)
+    table = Table(run, first)
     run.begin(first)
     table.show(RACK, 0.4)
     run.submit(OperatorInput(InputKind.CONCEDE))
@@ -194,3 +199,29 @@ def test_a_six_red_frame_looks_for_six_reds(calibration, first, tmp_path):
     run.begin(first)
     assert run.detector.capacity["red"] == 6 and len(run.tracker.balls.reds) == 6
     assert run.strokes.touching_gap_mm == run.match.rules.options.touching_gap_mm
+
+
+def test_the_camera_knocked_mid_frame_the_frame_carries_on(calibration, first, tmp_path):
+    """The view lost (the camera knocked), then found again and recalibrated: those pictures
+    are not refereed, the frame goes on with its tracks and scores, the new view's detector
+    still looks for the game's six reds, and no re-rack or frame is invented."""
+    run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob"), best_of=3,
+                                                           ruleset="snooker-6-reds"))
+    table = Table(run, first)
+    run.begin(first)
+    rack6 = get_ruleset("snooker-6-reds").setup_positions()
+    table.show(rack6, 1.0)
+    broken = {**{b: p for b, p in SCATTERED.items() if not b.startswith("red")},
+              "red_01": (300.0, 2000.0), "red_02": (1400.0, 2900.0)}
+    table.show(broken, 1.0)
+    stroke(run, (Event(EventType.STRIKE, 3.0, balls=("white",)),
+                 Event(EventType.CONTACT, 3.5, balls=("white", "red_01")),
+                 Event(EventType.CUSHION, 4.0, balls=("red_01",))))
+    tracker, scores = run.tracker, run.match.state.scores
+    table.show(broken, 2.0, refereed=False)              # knocked: the view is lost
+    table.show(broken, 1.0, moved_to=calibration)        # found again, recalibrated
+    assert run.in_frame and run.match.state.frame == 1 and run.match.state.scores == scores
+    assert run.tracker is tracker and run.result.not_refereed_frames == 10
+    assert run.detector.capacity["red"] == 6
+    assert len(run.segments.away(FPS)) == 1
+    assert run.match.frames_started == 1

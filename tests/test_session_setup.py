@@ -142,3 +142,33 @@ def test_default_setup_is_one_frame_of_snooker():
     fs = s.first_frame()
     assert (fs.frame, fs.best_of, fs.ruleset, fs.start_points, fs.frames_won) == (
         1, 1, "snooker", None, None)
+
+
+@pytest.mark.parametrize(("argv", "words"), [
+    (["--best-of", "4"], "odd number"),
+    (["--players", "Ann", "Bob", "--handicap", "Cy=4"], "not a player"),
+    (["--then", "Cy"], "--then"),
+    (["--match", "none.toml"], "no such file"),
+    (["--frames-won", "1-1"], "0 to 0 in a best of 1"),
+])
+def test_process_refuses_a_bad_setup_in_one_line_before_any_work(argv, words, tmp_path, capsys):
+    from tracker.cli import main
+
+    rc = main(["process", "--quiet", "--out", str(tmp_path / "out"), *argv])
+    err = capsys.readouterr().err.strip()
+    assert rc != 0 and words in err and len(err.splitlines()) == 1
+    assert not (tmp_path / "out").exists()  # refused before any work
+
+
+def test_process_refuses_a_setup_file_with_setup_options_and_a_setup_on_resume(tmp_path, capsys):
+    from tracker.cli import main
+
+    f = tmp_path / "m.json"
+    f.write_text('{"players": ["Ann", "Bob"], "best_of": 3}')
+    rc = main(["process", "--quiet", "--out", str(tmp_path / "o"), "--match", str(f),
+               "--best-of", "5"])
+    assert rc != 0 and "leave out --best-of" in capsys.readouterr().err
+    (tmp_path / "o").mkdir()
+    (tmp_path / "o" / "run.json").write_text("{}")
+    rc = main(["process", "--quiet", "--out", str(tmp_path / "o"), "--resume", "--race-to", "2"])
+    assert rc != 0 and "leave out --race-to" in capsys.readouterr().err

@@ -66,9 +66,15 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
     stopped (:class:`tracker.resume.ResumePoint`; None otherwise)."""
     from calibration.profile import Calibration, CalibrationError
     from tracker.pipeline import ProcessOptions, inputs_from_log, spoken_from_log
+    from tracker.records.shot import FrameStart
     from tracker.resume import ResumeError, resume_point
+    from tracker.session_setup import SetupError, setup_from_dict
 
-    players = tuple(opts.players)
+    try:
+        setup = setup_from_dict(opts.match, "the run's match set-up") if opts.match else None
+    except SetupError as exc:
+        raise UserError(one_line(exc)) from None
+    players = tuple(setup.players) if setup is not None else tuple(opts.players)
     table = table_from_args(opts.table_size, opts.ball_diameter)
     try:
         cal = Calibration.load(opts.calibration) if opts.calibration else None
@@ -81,6 +87,9 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                             "profile's table is used) or calibrate again")
         inputs = inputs_from_log(opts.inputs) if opts.inputs else None
         spoken = spoken_from_log(opts.inputs) if opts.inputs else None
+        if setup is not None and any(isinstance(x, FrameStart) for _, x in inputs or ()):
+            raise UserError(f"--inputs {opts.inputs} starts its own match (a frame_start line) "
+                            "and a match set-up was given too: give one of them")
         point = resume_point(out, opts) if args.resume else None
     except RecordError as exc:
         where = f"--inputs {opts.inputs}: " if exc.line is not None else ""
@@ -91,7 +100,8 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                          progress=not args.quiet, on_call=lambda s: print(s, flush=True),
                          inputs=inputs, max_frames=opts.max_frames, spoken=spoken,
                          detector=opts.detector, resume=point, fps=args.fps,
-                         on_note=lambda s: print(s, file=sys.stderr, flush=True))
+                         on_note=lambda s: print(s, file=sys.stderr, flush=True),
+                         setup=setup, wait=opts.wait)
     return how, point
 
 
@@ -231,6 +241,7 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     number_arg("--realtime", args.realtime, REALTIME_SPEED, "times the video's speed")
     players = players_arg(args.players)
+    setup = _match_setup(args, players)
     table_from_args(args.table_size, args.ball_diameter)  # checked before any work
     check_parent_chain("--out", out)
     if out.exists() and not out.is_dir():
@@ -247,10 +258,43 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         video_name = str(video.resolve()) if video.exists() else str(video)
     return RunOptions(video=video_name,
                       video_bytes=video.stat().st_size if video.is_file() else 0,
-                      calibration=absolute(args.calibration), players=list(players),
+                      calibration=absolute(args.calibration),
+                      players=list(setup.players if setup is not None else players),
                       inputs=absolute(args.inputs), table_size=args.table_size,
                       ball_diameter=args.ball_diameter, detector=args.detector or "auto",
-                      max_frames=args.max_frames, store=not args.no_store, pid=os.getpid())
+                      max_frames=args.max_frames, store=not args.no_store, pid=os.getpid(),
+                      match=setup.to_dict() if setup is not None else None, wait=args.wait)
+
+
+#: ``process`` options that set up the match (docs/OUTPUTS.md, "A table's session").
+SETUP_OPTIONS = ("match", "best_of", "race_to", "ruleset", "handicap", "breaker", "frames_won",
+                 "score", "then", "again")
+
+
+def _match_setup(args: argparse.Namespace, players: tuple[str, str]):  # noqa: ANN202
+    """The match set-up the options give (:class:`tracker.session_setup.MatchSetup`; None: no
+    set-up option given), every bad value one line."""
+    from tracker.session_setup import SetupError, setup_from_file, setup_from_options
+
+    given = [k for k in SETUP_OPTIONS if getattr(args, k, None) not in (None, [], False)]
+    if not given:
+        return None
+    try:
+        if args.match:
+            others = [k for k in given if k != "match"]
+            if others:
+                raise SetupError(f"--match {args.match} sets up the match: leave out "
+                                 f"--{others[0].replace('_', '-')} (put it in the file)")
+            setup = setup_from_file(args.match)
+            if args.players and tuple(setup.players) != players:
+                raise SetupError(f"--players {' '.join(players)} differ from the players of "
+                                 f"--match {args.match} ({', '.join(setup.players)}); leave one out")
+            return setup
+        return setup_from_options(players, args.best_of, args.race_to, args.ruleset,
+                                  args.handicap or (), args.breaker, args.frames_won, args.score,
+                                  args.then or (), args.again)
+    except SetupError as exc:
+        raise UserError(one_line(exc)) from None
 
 
 def _resumed_options(args: argparse.Namespace, out: Path):
@@ -260,6 +304,10 @@ def _resumed_options(args: argparse.Namespace, out: Path):
 
     if args.force:
         raise UserError("give --resume (go on with the run) or --force (replace it), not both")
+    set_up = [k for k in (*SETUP_OPTIONS, "wait") if getattr(args, k, None) not in (None, [], False)]
+    if set_up:
+        raise UserError(f"--resume goes on with the run's own match set-up ({out}/run.json): "
+                        f"leave out --{set_up[0].replace('_', '-')}")
     if not holds_run(out):
         raise UserError(f"--resume: {out} holds no run: nothing to resume; leave out --resume "
                         "to start one")
@@ -405,4 +453,34 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     pr.add_argument("--force", action="store_true",
                     help="write into an OUT that holds a run, replacing its JSONL files (the "
                          "match store keeps the old run beside the new one)")
+    add_setup_arguments(pr)
     pr.set_defaults(func=cmd_process)
+
+
+def add_setup_arguments(pr: argparse.ArgumentParser) -> None:
+    """The match set-up options (docs/OUTPUTS.md, "A table's session")."""
+    g = pr.add_argument_group("match set-up", "who plays, how long and which game; without "
+                              "them: the --inputs log's frame start, else one frame")
+    g.add_argument("--match", metavar="FILE", help="the match set-up in a file (JSON, or TOML "
+                   "ending .toml): players, best_of or race_to, ruleset, handicap, breaker, "
+                   "frames_won, score, then (the next matches), again")
+    length = g.add_mutually_exclusive_group()
+    length.add_argument("--best-of", type=int, metavar="N", help="frames in the match (odd)")
+    length.add_argument("--race-to", type=int, metavar="N", help="frames needed to win")
+    g.add_argument("--ruleset", metavar="NAME", help="the game: snooker (15 reds, default), "
+                   "snooker-10-reds, snooker-6-reds, ... (tracker/rules/registry.py)")
+    g.add_argument("--handicap", action="append", metavar="NAME=POINTS",
+                   help="a player's start points each frame (give once per player)")
+    g.add_argument("--breaker", metavar="NAME", help="who breaks the first frame (default: the "
+                   "first player); then the break alternates")
+    g.add_argument("--frames-won", metavar="N-M", help="a match taken up in progress: frames "
+                   "each player has won so far")
+    g.add_argument("--score", metavar="N-M", help="a frame taken up in progress: its scores")
+    g.add_argument("--then", action="append", metavar="\"C,D best-of 5\"",
+                   help="the next match at this table (give once per match, in order): the "
+                        "players, best-of N or race-to N, a ruleset's name")
+    g.add_argument("--again", action="store_true", help="when the last match is over, the same "
+                   "players play another")
+    g.add_argument("--wait", action="store_true", help="start no frame until the balls are seen "
+                   "racked, and after the last match keep watching for the next rack (a hall "
+                   "table with nobody at the keyboard)")
