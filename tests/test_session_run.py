@@ -225,3 +225,54 @@ def test_the_camera_knocked_mid_frame_the_frame_carries_on(calibration, first, t
     assert run.detector.capacity["red"] == 6
     assert len(run.segments.away(FPS)) == 1
     assert run.match.frames_started == 1
+
+
+def _log(setup: MatchSetup) -> list:
+    """Frame 1 conceded by Ann (Bob 1-0 up), frame 2 under way: Bob (handicap 7) pots a red."""
+    return [setup.first_frame(), OperatorInput(InputKind.CONCEDE), setup.frame_start(2),
+            Shot(shot=1, events=pot_red(1.0))]
+
+
+def test_a_restarted_table_takes_the_match_up_where_it_stood():
+    from tracker.session import take_up
+
+    setup = MatchSetup(("Ann", "Bob"), best_of=3, handicap={"Bob": 7},
+                       then=(parse_then("Cy,Di best-of 1"),))
+    log = _log(setup)
+    taken = take_up(log, setup)
+    assert taken.setup.frames_won == (0, 1) and taken.setup.score == (0, 8)
+    assert taken.setup.breaker == "Bob" and taken.striker == "Bob" and taken.frame == 2
+    assert taken.setup.then == setup.then and not taken.between_frames
+    # its first frame start is frame 2 as it stood: it replays on its own
+    fs = taken.setup.first_frame()
+    assert (fs.frame, fs.frames_won, fs.start_points) == (2, {"Ann": 0, "Bob": 1},
+                                                          {"Ann": 0, "Bob": 8})
+    between = take_up(log[:2], setup)
+    assert between.between_frames and between.setup.breaker == "Bob"  # Ann broke frame 1
+    assert between.setup.score is None and between.setup.frames_won == (0, 1)
+    over = take_up([*log[:3], OperatorInput(InputKind.STRIKER, player="Ann"),
+                    OperatorInput(InputKind.CONCEDE)], setup)  # Ann concedes frame 2: 0-2
+    assert over.setup.players == ("Cy", "Di") and over.between_frames
+    assert take_up([], setup).setup == setup
+
+
+def test_resume_on_a_stream_sets_the_old_files_aside_and_keeps_the_taken_up_match(tmp_path):
+    from tracker.cli.session import take_up_live
+    from tracker.records.parse import record_to_dict
+    from tracker.resume import RunOptions, StoredRecord
+
+    setup = MatchSetup(("Ann", "Bob"), best_of=3, handicap={"Bob": 7})
+
+    class Point:
+        records = [StoredRecord(record_to_dict(r)) for r in _log(setup)]
+
+    (tmp_path / "match.log.jsonl").write_text("old\n")
+    (tmp_path / "decisions.jsonl").write_text("old\n")
+    opts = RunOptions(video="rtsp://cam3/stream", video_bytes=0, players=["Ann", "Bob"],
+                      match=setup.to_dict())
+    taken, inputs = take_up_live(Point(), setup, opts, tmp_path)
+    assert taken.score == (0, 8) and inputs is None  # Bob broke and is at the table
+    assert (tmp_path / "match.log.before-restart-1.jsonl").read_text() == "old\n"
+    assert not (tmp_path / "match.log.jsonl").exists()
+    saved = RunOptions.load(tmp_path)
+    assert saved.match["score"] == [0, 8] and saved.match["frames_won"] == [0, 1]

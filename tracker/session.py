@@ -15,6 +15,10 @@ decides, from the referee's match (:class:`tracker.rules.match.Match`):
   level, the referee's re-rack (a stalemate, S3 R16: the same player breaks again); otherwise
   the player behind conceded (S4 R5), marked for review.
 
+A table's process stopped and started again on a live stream takes the match up from what it
+had called (:func:`take_up`: frames won, the frame's scores and breaker, who is at the table,
+the matches still queued).
+
 The state a scoreboard shows (:attr:`TableSession.phase`): ``waiting`` (no frame yet: no match
 set, or the next match not racked), ``playing``, ``between frames``, ``match over``.
 """
@@ -24,7 +28,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from calibration.table import TableGeometry
-from tracker.records.shot import FrameStart, InputKind, OperatorInput
+from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record
 from tracker.rules.match import Match
 from tracker.rules.registry import Ruleset
 from tracker.session_setup import MatchSetup
@@ -115,3 +119,50 @@ def rerack_inputs(match: Match, seen_at: float) -> list[OperatorInput]:
         out.append(OperatorInput(InputKind.STRIKER, player=behind, note=note))
     out.append(OperatorInput(InputKind.CONCEDE, player=behind, note=note))
     return out
+
+
+@dataclass(frozen=True)
+class TakenUp:
+    """Where a table's match stood when its process stopped (:func:`take_up`).
+
+    Attributes:
+        setup: the set-up to go on with (a match taken up: frames won, the frame's scores and
+            breaker; or the next match), None: nothing left to play.
+        striker: who was at the table in the frame under way (None: between frames).
+        between_frames: the last frame was over: the next starts on the next rack.
+        frame: the frame under way or the last one (0: none yet).
+    """
+
+    setup: MatchSetup | None
+    striker: str | None = None
+    between_frames: bool = False
+    frame: int = 0
+
+
+def take_up(records: list[Record], setup: MatchSetup | None) -> TakenUp:
+    """Where the match stood after ``records`` (a stopped run's committed match log), with the
+    run's ``setup`` (its queue followed through the matches the log finished).
+
+    Raises:
+        tracker.rules.errors.RuleError: the records do not replay.
+    """
+    match, current = Match(), setup
+    for rec in records:
+        if isinstance(rec, FrameStart) and match.players is not None and match.match_over:
+            match, current = Match(), current.next_match() if current is not None else None
+        match.feed(rec)
+    st = match.state
+    if st is None or match.players is None:
+        return TakenUp(setup)
+    rules = match.rules.name if match.rules is not None else "snooker"
+    base = current or MatchSetup(players=match.players, best_of=match.best_of, ruleset=rules)
+    won = (match.frames_won[match.players[0]], match.frames_won[match.players[1]])
+    if match.match_over:
+        return TakenUp(base.next_match(), between_frames=True, frame=st.frame)
+    if st.frame_over:
+        nxt = replace(base, breaker=match.players[match.expected_breaker()], frames_won=won,
+                      score=None)
+        return TakenUp(nxt, between_frames=True, frame=st.frame)
+    taken = replace(base, breaker=match.players[st.breaker], frames_won=won,
+                    score=(st.scores[0], st.scores[1]))
+    return TakenUp(taken, striker=st.players[st.striker], frame=st.frame)

@@ -22,10 +22,11 @@ from typing import Any
 from calibration.limits import check_name
 from tracker.records.shot import FrameStart
 
-#: The most frames a match may be the best of, and the most points a handicap or a score
-#: taken up in progress may give a player.
+#: The most frames a match may be the best of, the most start points a handicap may give a
+#: player, and the most points a frame's score taken up in progress may hold.
 MAX_BEST_OF = 99
 MAX_POINTS = 200
+MAX_SCORE = 1000
 
 #: The rulesets whose re-rack the camera recognises (reds in the triangle, colours on their
 #: spots): a session goes on from frame to frame only with these.
@@ -97,7 +98,7 @@ class MatchSetup:
                              "must still be on)")
         if self.score is not None:
             for who, pts in zip((a, b), self.score, strict=True):
-                _points(f"{who}'s score", pts)
+                _points(f"{who}'s score", pts, MAX_SCORE)
         return replace(self, players=(a, b), then=tuple(m.checked() for m in self.then))
 
     def start_points(self) -> dict[str, int]:
@@ -163,9 +164,9 @@ def _name(what: str, name: Any) -> str:
         raise SetupError(str(exc)) from None
 
 
-def _points(what: str, pts: Any) -> int:
-    if isinstance(pts, bool) or not isinstance(pts, int) or not 0 <= pts <= MAX_POINTS:
-        raise SetupError(f"{what} {pts!r}: give whole points from 0 to {MAX_POINTS}")
+def _points(what: str, pts: Any, most: int = MAX_POINTS) -> int:
+    if isinstance(pts, bool) or not isinstance(pts, int) or not 0 <= pts <= most:
+        raise SetupError(f"{what} {pts!r}: give whole points from 0 to {most}")
     return pts
 
 

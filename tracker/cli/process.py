@@ -26,6 +26,7 @@ from tracker.cli.common import (
     size_arg,
     table_from_args,
 )
+from tracker.cli.session import SETUP_OPTIONS, add_setup_arguments, match_setup, take_up_live
 from tracker.records.parse import RecordError
 from tracker.rules.snooker import RuleError
 
@@ -91,6 +92,9 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
             raise UserError(f"--inputs {opts.inputs} starts its own match (a frame_start line) "
                             "and a match set-up was given too: give one of them")
         point = resume_point(out, opts) if args.resume else None
+        if point is not None and _live(opts.video):  # a live run is taken up, not replayed
+            setup, inputs = take_up_live(point, setup, opts, out)
+            point, players = None, tuple(setup.players) if setup is not None else players
     except RecordError as exc:
         where = f"--inputs {opts.inputs}: " if exc.line is not None else ""
         raise UserError(where + one_line(exc)) from None
@@ -102,6 +106,8 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                          detector=opts.detector, resume=point, fps=args.fps,
                          on_note=lambda s: print(s, file=sys.stderr, flush=True),
                          setup=setup, wait=opts.wait)
+    if setup is not None:
+        opts.match = setup.to_dict()
     return how, point
 
 
@@ -241,7 +247,7 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     number_arg("--realtime", args.realtime, REALTIME_SPEED, "times the video's speed")
     players = players_arg(args.players)
-    setup = _match_setup(args, players)
+    setup = match_setup(args, players)
     table_from_args(args.table_size, args.ball_diameter)  # checked before any work
     check_parent_chain("--out", out)
     if out.exists() and not out.is_dir():
@@ -266,37 +272,6 @@ def _new_run_options(args: argparse.Namespace, out: Path):
                       match=setup.to_dict() if setup is not None else None, wait=args.wait)
 
 
-#: ``process`` options that set up the match (docs/OUTPUTS.md, "A table's session").
-SETUP_OPTIONS = ("match", "best_of", "race_to", "ruleset", "handicap", "breaker", "frames_won",
-                 "score", "then", "again")
-
-
-def _match_setup(args: argparse.Namespace, players: tuple[str, str]):  # noqa: ANN202
-    """The match set-up the options give (:class:`tracker.session_setup.MatchSetup`; None: no
-    set-up option given), every bad value one line."""
-    from tracker.session_setup import SetupError, setup_from_file, setup_from_options
-
-    given = [k for k in SETUP_OPTIONS if getattr(args, k, None) not in (None, [], False)]
-    if not given:
-        return None
-    try:
-        if args.match:
-            others = [k for k in given if k != "match"]
-            if others:
-                raise SetupError(f"--match {args.match} sets up the match: leave out "
-                                 f"--{others[0].replace('_', '-')} (put it in the file)")
-            setup = setup_from_file(args.match)
-            if args.players and tuple(setup.players) != players:
-                raise SetupError(f"--players {' '.join(players)} differ from the players of "
-                                 f"--match {args.match} ({', '.join(setup.players)}); leave one out")
-            return setup
-        return setup_from_options(players, args.best_of, args.race_to, args.ruleset,
-                                  args.handicap or (), args.breaker, args.frames_won, args.score,
-                                  args.then or (), args.again)
-    except SetupError as exc:
-        raise UserError(one_line(exc)) from None
-
-
 def _resumed_options(args: argparse.Namespace, out: Path):
     """The options of the run being resumed (``OUT/run.json``); any run-defining option
     given again must agree with them."""
@@ -315,7 +290,8 @@ def _resumed_options(args: argparse.Namespace, out: Path):
         opts = RunOptions.load(out)
     except ResumeError as exc:
         raise UserError(str(exc)) from None
-    given = {"video": args.video and str(Path(args.video).resolve()),
+    given = {"video": args.video and (args.video if _live(args.video)
+                                      else str(Path(args.video).resolve())),
              "calibration": args.calibration and str(Path(args.calibration).resolve()),
              "players": list(args.players) if args.players else None,
              "inputs": args.inputs and str(Path(args.inputs).resolve()),
@@ -329,6 +305,8 @@ def _resumed_options(args: argparse.Namespace, out: Path):
             flag = "--" + key.replace("_", "-") if key != "video" else "VIDEO"
             raise UserError(f"--resume goes on with the run's own options ({out}/run.json): "
                             f"{flag} was {kept[key]!r}, not {value!r}; leave it out")
+    if _live(opts.video):  # a camera, a stream or a pipe: taken up, not replayed
+        return opts
     video = Path(opts.video)
     if not video.is_file():
         raise UserError(f"--resume: the run's video {video} is gone; put it back, or process "
@@ -338,6 +316,13 @@ def _resumed_options(args: argparse.Namespace, out: Path):
                         f"({opts.video_bytes} bytes then, {video.stat().st_size} now); process "
                         "it again with --force")
     return opts
+
+
+def _live(video: str) -> bool:
+    """Whether a run's video is a camera, a stream or a pipe (not a file to see again)."""
+    from tracker.sources import is_live_spec
+
+    return video == "-" or is_live_spec(video)
 
 
 def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: ANN001
@@ -455,32 +440,3 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                          "match store keeps the old run beside the new one)")
     add_setup_arguments(pr)
     pr.set_defaults(func=cmd_process)
-
-
-def add_setup_arguments(pr: argparse.ArgumentParser) -> None:
-    """The match set-up options (docs/OUTPUTS.md, "A table's session")."""
-    g = pr.add_argument_group("match set-up", "who plays, how long and which game; without "
-                              "them: the --inputs log's frame start, else one frame")
-    g.add_argument("--match", metavar="FILE", help="the match set-up in a file (JSON, or TOML "
-                   "ending .toml): players, best_of or race_to, ruleset, handicap, breaker, "
-                   "frames_won, score, then (the next matches), again")
-    length = g.add_mutually_exclusive_group()
-    length.add_argument("--best-of", type=int, metavar="N", help="frames in the match (odd)")
-    length.add_argument("--race-to", type=int, metavar="N", help="frames needed to win")
-    g.add_argument("--ruleset", metavar="NAME", help="the game: snooker (15 reds, default), "
-                   "snooker-10-reds, snooker-6-reds, ... (tracker/rules/registry.py)")
-    g.add_argument("--handicap", action="append", metavar="NAME=POINTS",
-                   help="a player's start points each frame (give once per player)")
-    g.add_argument("--breaker", metavar="NAME", help="who breaks the first frame (default: the "
-                   "first player); then the break alternates")
-    g.add_argument("--frames-won", metavar="N-M", help="a match taken up in progress: frames "
-                   "each player has won so far")
-    g.add_argument("--score", metavar="N-M", help="a frame taken up in progress: its scores")
-    g.add_argument("--then", action="append", metavar="\"C,D best-of 5\"",
-                   help="the next match at this table (give once per match, in order): the "
-                        "players, best-of N or race-to N, a ruleset's name")
-    g.add_argument("--again", action="store_true", help="when the last match is over, the same "
-                   "players play another")
-    g.add_argument("--wait", action="store_true", help="start no frame until the balls are seen "
-                   "racked, and after the last match keep watching for the next rack (a hall "
-                   "table with nobody at the keyboard)")

@@ -168,7 +168,12 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
         calibration, source.fps, opts.players, opts.inputs, opts.spoken,
         [*outs, *opts.listeners], opts.on_call, opts.detector, opts.gated, cadence)
     run.on_note = opts.on_note
-    run.session = TableSession(setup=opts.setup, wait=opts.wait)
+    setup = opts.setup
+    if setup is None and opts.wait:  # a table waiting with no match set: these players
+        from tracker.session_setup import MatchSetup
+
+        setup = MatchSetup(players=opts.players)
+    run.session = TableSession(setup=setup, wait=opts.wait)
     if start.skipped:  # frames before the window that calibrated: no table in them
         run.segments.skip(0, start.skipped - 1)
         run.result.not_refereed_frames += start.skipped
