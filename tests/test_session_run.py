@@ -176,8 +176,10 @@ def test_a_table_waiting_for_a_match_starts_nothing_until_a_rack(calibration, fi
     table = Table(run, first)
     assert run.begin(first) is None
     table.show({}, 5.0)
+    run.submit(OperatorInput(InputKind.CONCEDE))  # a console key pressed: refused, not logged
     table.show(SCATTERED, 10.0)  # practice, balls knocked about: no frame, no call
     assert run.match.state is None and run.result.decisions == [] and board.state == "waiting"
+    assert not (tmp_path / LOG_NAME).read_text()
     assert run.summary()["state"] == "waiting"
     table.show(RACK, 3.6)
     assert run.in_frame and board.state == "playing"
