@@ -61,7 +61,8 @@ def main() -> None:
     t0 = time.perf_counter()
     rows = {}
     for name in CLIPS:
-        gt = json.load(gzip.open(ROOT / "sample_videos" / f"{name}.gt.json.gz"))
+        with gzip.open(ROOT / "sample_videos" / f"{name}.gt.json.gz") as f:
+            gt = json.load(f)
         first = gt["shots"][0]["t_strike"]
         opens_racked = name == "overhead_frame"
         count = RackCount(first if opens_racked else 0.0)
