@@ -127,7 +127,7 @@ def test_frame_after_frame_then_the_next_match(calibration, first, tmp_path):
     table.show(SCATTERED, 6.0)
     assert run.match.frames_started == 1 and run.session.phase == "between frames"
 
-    # re-racked: frame 2 starts once the rack stands 3 s, Bob breaks (rotation)
+    # re-racked: frame 2 starts once the rack stands, Bob breaks (rotation)
     table.show(RACK, 3.6)
     assert run.in_frame and run.match.state.frame == 2
     assert run.match.state.player == "Bob" and board.frame == 2 and board.state == "playing"

@@ -38,7 +38,7 @@ def stand(w: RackWatcher, balls: dict, t0: float, seconds: float, fps: float = 5
 
 
 def test_a_full_rack_with_the_cue_ball_in_hand_starts_a_frame_after_it_stands():
-    w, rack = watcher()
+    w, rack = watcher(stable_s=3.0, dropout_s=1.0)
     assert w.look(dets(rack)).phase == "rack"
     assert not stand(w, rack, 0.0, 2.0)  # not yet: it must stand 3 s
     assert stand(w, rack, 2.0, 1.6)
@@ -93,7 +93,7 @@ def test_an_empty_table_and_balls_knocked_about_start_nothing():
 
 
 def test_people_in_the_way_briefly_do_not_restart_the_count_but_long_ones_do():
-    w, rack = watcher()
+    w, rack = watcher(stable_s=3.0, dropout_s=1.0)
     leaning = {b: p for b, p in rack.items() if not b.startswith("red")}  # the pack covered
     assert not stand(w, rack, 0.0, 2.0)
     assert not w.update(2.0, dets(leaning))    # 0.2 s covered: the count goes on
@@ -116,3 +116,10 @@ def test_the_rack_counts_as_broken_only_when_most_reds_left_the_triangle():
     assert w.broken
     w.reset()
     assert not w.broken
+
+
+def test_the_default_rack_stands_long_enough_before_a_quick_break_off():
+    """The defaults confirm a rack within a second: a break-off two seconds after the last
+    colour is put on its spot (the synthetic match's pace) comes after the frame started."""
+    w, rack = watcher()
+    assert stand(w, rack, 0.0, 1.2, fps=25.0)

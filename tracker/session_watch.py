@@ -41,7 +41,10 @@ class RackParams:
             of a pocket's shadow, a red being carried to the pack).
         broken_share: the frame's rack counts as broken once fewer than this share of its reds
             are seen in the triangle.
-        stable_s: seconds the rack must hold before a new frame starts.
+        stable_s: seconds the rack must hold before a new frame starts: short, as the
+            break-off may follow the last colour put on its spot within two seconds (the cue
+            ball placed, one look, the stroke; the synthetic match's re-racks do); the rack's
+            own test (every ball in its place) is what keeps a frame from being invented.
         dropout_s: a stretch of looks that are not racks shorter than this (s) does not restart
             the count (a hand over the pack, a player passing).
         near_mm: a ball this close to a rack place (mm) counts towards ``racking``.
@@ -52,8 +55,8 @@ class RackParams:
     reds_missed: int = 1
     stray_reds: int = 1
     broken_share: float = 0.6
-    stable_s: float = 3.0
-    dropout_s: float = 1.0
+    stable_s: float = 0.8
+    dropout_s: float = 0.5
     near_mm: float = 60.0
 
 
