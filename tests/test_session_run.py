@@ -86,10 +86,10 @@ def stroke(run: RefereeRun, events: tuple[Event, ...]) -> None:
     run._referee(Shot(shot=run.strokes.n_shots, events=events))
 
 
-def pot_red(t: float) -> tuple[Event, ...]:
+def pot_red(t: float, red: str = "red_03") -> tuple[Event, ...]:
     return (Event(EventType.STRIKE, t, balls=("white",)),
-            Event(EventType.CONTACT, t + 0.5, balls=("white", "red_03")),
-            Event(EventType.POT, t + 1.0, balls=("red_03",), pocket="top_left"))
+            Event(EventType.CONTACT, t + 0.5, balls=("white", red)),
+            Event(EventType.POT, t + 1.0, balls=(red,), pocket="top_left"))
 
 
 def session_run(calibration, tmp_path, setup: MatchSetup) -> tuple[RefereeRun, Board]:
@@ -278,3 +278,19 @@ def test_resume_on_a_stream_sets_the_old_files_aside_and_keeps_the_taken_up_matc
     assert not (tmp_path / "match.log.jsonl").exists()
     saved = RunOptions.load(tmp_path)
     assert saved.match["score"] == [0, 8] and saved.match["frames_won"] == [0, 1]
+
+
+def test_a_table_cleared_mid_frame_is_a_concession_then_the_rack_starts_the_next(
+        calibration, first, tmp_path):
+    run, board = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob"), best_of=3))
+    table = Table(run, first)
+    run.begin(first)
+    table.show(SCATTERED, 1.0)
+    stroke(run, pot_red(3.0, "red_01"))           # Ann pots a red: 1-0
+    table.show({}, 1.6)                           # cleared, not yet for long: still on
+    assert run.in_frame
+    table.show({}, 1.0)
+    assert run.frame_over and run.match.state.winner == 0 and board.state == "between frames"
+    assert not run.in_frame and run.match.frames_won == {"Ann": 1, "Bob": 0}
+    table.show(RACK, 1.2)
+    assert run.in_frame and run.match.state.frame == 2 and run.match.state.player == "Bob"

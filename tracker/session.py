@@ -99,15 +99,20 @@ class TableSession:
         return nxt.first_frame(), True
 
 
-def rerack_inputs(match: Match, seen_at: float) -> list[OperatorInput]:
+def rerack_inputs(match: Match, seen_at: float, cleared: bool = False) -> list[OperatorInput]:
     """The inputs that say what a re-rack seen at ``seen_at`` s before the frame's end means
     (each with its note, for review): level scores: the referee re-racked (a stalemate, S3
     R16); else the player behind conceded (S4 R5; if he was not the striker, the striker is
-    corrected to him first, as only the striker may concede)."""
+    corrected to him first, as only the striker may concede). ``cleared``: the table was seen
+    cleared, not re-racked: a concession only (none with the scores level: the rack decides)."""
     st = match.state
     assert st is not None
     a, b = st.scores
-    seen = f"the camera saw the balls re-racked at {seen_at:.1f} s before the frame was over"
+    seen = (f"the camera saw the table cleared at {seen_at:.1f} s before the frame was over"
+            if cleared else
+            f"the camera saw the balls re-racked at {seen_at:.1f} s before the frame was over")
+    if a == b and cleared:
+        return []
     if a == b:
         return [OperatorInput(InputKind.STALEMATE, note=f"{seen}, the scores level at {a}-{b}: "
                               "taken as the referee's re-rack (a stalemate); check")]

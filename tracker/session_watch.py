@@ -48,6 +48,9 @@ class RackParams:
         dropout_s: a stretch of looks that are not racks shorter than this (s) does not restart
             the count (a hand over the pack, a player passing).
         near_mm: a ball this close to a rack place (mm) counts towards ``racking``.
+        cleared_s: a frame under way whose table is seen empty this long (s) was given up: its
+            balls were taken off by hand (the table cleared after a concession the camera was
+            not told of).
     """
 
     spot_tol_mm: float = 45.0
@@ -58,6 +61,7 @@ class RackParams:
     stable_s: float = 0.8
     dropout_s: float = 0.5
     near_mm: float = 60.0
+    cleared_s: float = 2.0
 
 
 #: The defaults.
@@ -106,11 +110,12 @@ class RackWatcher:
         self.broken = False
         self._since: float | None = None
         self._last_rack: float | None = None
+        self._empty_since: float | None = None
 
     def reset(self) -> None:
         """A frame starts: forget the run of racks and whether the rack was broken."""
         self.broken = False
-        self._since = self._last_rack = None
+        self._since = self._last_rack = self._empty_since = None
 
     def look(self, det: BallDetections) -> RackLook:
         """What one picture's detections show (no memory)."""
@@ -158,6 +163,10 @@ class RackWatcher:
         seen = self.look(det)
         self.phase = seen.phase
         p = self.params
+        if seen.phase != "empty":
+            self._empty_since = None
+        elif self._empty_since is None:
+            self._empty_since = t
         if self.n_reds and seen.reds_racked < p.broken_share * self.n_reds:
             self.broken = True
         if seen.phase != "rack":
@@ -171,6 +180,10 @@ class RackWatcher:
             self._since = self._last_rack = None
             return True
         return False
+
+    def cleared(self, t: float) -> bool:
+        """The table has been seen empty for :attr:`RackParams.cleared_s` up to ``t`` s."""
+        return self._empty_since is not None and t - self._empty_since >= self.params.cleared_s
 
     def unseen(self, t: float) -> None:
         """A picture at ``t`` s that shows no table (a cut away, people in the way): counted as

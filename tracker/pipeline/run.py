@@ -257,17 +257,23 @@ class RefereeRun(Referee):
 
     def _watch_mid_frame(self, view: FrameView) -> None:
         """While every ball rests in a frame under way, a re-rack (after the frame's own rack
-        was broken) means the frame ended without a stroke ending it: :func:`rerack_inputs`,
-        then the next frame on that rack."""
+        was broken) or the table seen cleared means the frame ended without a stroke ending
+        it: :func:`rerack_inputs`, then (re-racked) the next frame on that rack."""
         st = self.match.state
         if view.detections is None or st is None or st.frame_over or self.strokes.under_way:
             return
         watcher = self.session.watch(self.match.rules, self.calibration.table)  # type: ignore[arg-type]
-        if not (watcher.update(view.frame.t, view.detections) and watcher.broken
-                and st.shots >= 1):
+        t = view.frame.t
+        racked = watcher.update(t, view.detections) and watcher.broken
+        cleared = not racked and watcher.cleared(t)
+        if st.shots < 1 or not (racked or cleared):
             return
-        for inp in rerack_inputs(self.match, view.frame.t):
+        for inp in rerack_inputs(self.match, t, cleared):
             view.decisions += self._feed(inp, [inp.note])
+        if cleared:
+            if self.frame_over:
+                self.session.phase = "match over" if self.match.match_over else "between frames"
+            return
         if self.frame_over:
             view.decisions += self._next_frame(view.frame.t)
         else:  # re-racked in the same frame (a stalemate): the perception starts again
