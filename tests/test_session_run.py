@@ -294,3 +294,14 @@ def test_a_table_cleared_mid_frame_is_a_concession_then_the_rack_starts_the_next
     assert not run.in_frame and run.match.frames_won == {"Ann": 1, "Bob": 0}
     table.show(RACK, 1.2)
     assert run.in_frame and run.match.state.frame == 2 and run.match.state.player == "Bob"
+
+
+def test_the_scoreboard_says_the_match_is_over_when_it_ends(calibration, first, tmp_path):
+    run, _ = session_run(calibration, tmp_path, MatchSetup(("Ann", "Bob")))
+    table = Table(run, first)
+    run.begin(first)
+    assert run.summary()["state"] == "playing"
+    run.submit(OperatorInput(InputKind.CONCEDE))
+    table.show(SCATTERED, 0.2)
+    board = run.summary()
+    assert board["state"] == "match over" and board["frames_won"] == {"Ann": 0, "Bob": 1}

@@ -460,7 +460,10 @@ class RefereeRun(Referee):
             "not_refereed_frames": self.result.not_refereed_frames}
         if self.match.frames_started > 1 or self.session.setup is not None \
                 or self.session.wait:  # a session: the match as it stands
-            board.update(state=self.session.phase, frames_won=dict(self.match.frames_won),
+            phase = self.session.phase
+            if self.frame_over:
+                phase = "match over" if self.match.match_over else "between frames"
+            board.update(state=phase, frames_won=dict(self.match.frames_won),
                          match_over=self.match.match_over, frame=st.frame if st else 0)
         away = self.segments.away(self.source_fps)
         if away:
