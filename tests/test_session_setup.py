@@ -172,3 +172,15 @@ def test_process_refuses_a_setup_file_with_setup_options_and_a_setup_on_resume(t
     (tmp_path / "o" / "run.json").write_text("{}")
     rc = main(["process", "--quiet", "--out", str(tmp_path / "o"), "--resume", "--race-to", "2"])
     assert rc != 0 and "leave out --race-to" in capsys.readouterr().err
+
+
+def test_resume_of_a_live_run_is_not_refused_for_want_of_a_video_file(tmp_path):
+    from tracker.cli import build_parser
+    from tracker.cli.process import _resumed_options
+    from tracker.resume import RunOptions
+
+    RunOptions(video="rtsp://cam3/stream", video_bytes=0, players=["Ann", "Bob"],
+               match={"players": ["Ann", "Bob"], "best_of": 3}).save(tmp_path)
+    args = build_parser().parse_args(["process", "--resume", "--out", str(tmp_path)])
+    opts = _resumed_options(args, tmp_path)
+    assert opts.video == "rtsp://cam3/stream" and opts.match["best_of"] == 3
