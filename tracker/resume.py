@@ -66,6 +66,8 @@ class RunOptions:
         max_frames: the frame limit, or None.
         store: whether the run writes the match store.
         pid: the process that runs it (a resume waits for it to be gone).
+        match: the match set-up (:meth:`tracker.session_setup.MatchSetup.to_dict`), or None.
+        wait: the run waits for a rack before the first frame and after the last match.
     """
 
     video: str
@@ -79,6 +81,8 @@ class RunOptions:
     max_frames: int | None = None
     store: bool = True
     pid: int = 0
+    match: dict[str, Any] | None = None
+    wait: bool = False
 
     def save(self, out: Path) -> None:
         """Write ``out/run.json`` (through a temporary file)."""

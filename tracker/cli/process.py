@@ -26,6 +26,7 @@ from tracker.cli.common import (
     size_arg,
     table_from_args,
 )
+from tracker.cli.session import SETUP_OPTIONS, add_setup_arguments, match_setup, take_up_live
 from tracker.records.parse import RecordError
 from tracker.rules.snooker import RuleError
 
@@ -66,9 +67,15 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
     stopped (:class:`tracker.resume.ResumePoint`; None otherwise)."""
     from calibration.profile import Calibration, CalibrationError
     from tracker.pipeline import ProcessOptions, inputs_from_log, spoken_from_log
+    from tracker.records.shot import FrameStart
     from tracker.resume import ResumeError, resume_point
+    from tracker.session_setup import SetupError, setup_from_dict
 
-    players = tuple(opts.players)
+    try:
+        setup = setup_from_dict(opts.match, "the run's match set-up") if opts.match else None
+    except SetupError as exc:
+        raise UserError(one_line(exc)) from None
+    players = tuple(setup.players) if setup is not None else tuple(opts.players)
     table = table_from_args(opts.table_size, opts.ball_diameter)
     try:
         cal = Calibration.load(opts.calibration) if opts.calibration else None
@@ -81,7 +88,13 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                             "profile's table is used) or calibrate again")
         inputs = inputs_from_log(opts.inputs) if opts.inputs else None
         spoken = spoken_from_log(opts.inputs) if opts.inputs else None
+        if setup is not None and any(isinstance(x, FrameStart) for _, x in inputs or ()):
+            raise UserError(f"--inputs {opts.inputs} starts its own match (a frame_start line) "
+                            "and a match set-up was given too: give one of them")
         point = resume_point(out, opts) if args.resume else None
+        if point is not None and _live(opts.video):  # a live run is taken up, not replayed
+            setup, inputs = take_up_live(point, setup, opts, out)
+            point, players = None, tuple(setup.players) if setup is not None else players
     except RecordError as exc:
         where = f"--inputs {opts.inputs}: " if exc.line is not None else ""
         raise UserError(where + one_line(exc)) from None
@@ -91,7 +104,10 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                          progress=not args.quiet, on_call=lambda s: print(s, flush=True),
                          inputs=inputs, max_frames=opts.max_frames, spoken=spoken,
                          detector=opts.detector, resume=point, fps=args.fps,
-                         on_note=lambda s: print(s, file=sys.stderr, flush=True))
+                         on_note=lambda s: print(s, file=sys.stderr, flush=True),
+                         setup=setup, wait=opts.wait)
+    if setup is not None:
+        opts.match = setup.to_dict()
     return how, point
 
 
@@ -231,6 +247,7 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     number_arg("--realtime", args.realtime, REALTIME_SPEED, "times the video's speed")
     players = players_arg(args.players)
+    setup = match_setup(args, players)
     table_from_args(args.table_size, args.ball_diameter)  # checked before any work
     check_parent_chain("--out", out)
     if out.exists() and not out.is_dir():
@@ -247,10 +264,12 @@ def _new_run_options(args: argparse.Namespace, out: Path):
         video_name = str(video.resolve()) if video.exists() else str(video)
     return RunOptions(video=video_name,
                       video_bytes=video.stat().st_size if video.is_file() else 0,
-                      calibration=absolute(args.calibration), players=list(players),
+                      calibration=absolute(args.calibration),
+                      players=list(setup.players if setup is not None else players),
                       inputs=absolute(args.inputs), table_size=args.table_size,
                       ball_diameter=args.ball_diameter, detector=args.detector or "auto",
-                      max_frames=args.max_frames, store=not args.no_store, pid=os.getpid())
+                      max_frames=args.max_frames, store=not args.no_store, pid=os.getpid(),
+                      match=setup.to_dict() if setup is not None else None, wait=args.wait)
 
 
 def _resumed_options(args: argparse.Namespace, out: Path):
@@ -260,6 +279,10 @@ def _resumed_options(args: argparse.Namespace, out: Path):
 
     if args.force:
         raise UserError("give --resume (go on with the run) or --force (replace it), not both")
+    set_up = [k for k in (*SETUP_OPTIONS, "wait") if getattr(args, k, None) not in (None, [], False)]
+    if set_up:
+        raise UserError(f"--resume goes on with the run's own match set-up ({out}/run.json): "
+                        f"leave out --{set_up[0].replace('_', '-')}")
     if not holds_run(out):
         raise UserError(f"--resume: {out} holds no run: nothing to resume; leave out --resume "
                         "to start one")
@@ -267,7 +290,8 @@ def _resumed_options(args: argparse.Namespace, out: Path):
         opts = RunOptions.load(out)
     except ResumeError as exc:
         raise UserError(str(exc)) from None
-    given = {"video": args.video and str(Path(args.video).resolve()),
+    given = {"video": args.video and (args.video if _live(args.video)
+                                      else str(Path(args.video).resolve())),
              "calibration": args.calibration and str(Path(args.calibration).resolve()),
              "players": list(args.players) if args.players else None,
              "inputs": args.inputs and str(Path(args.inputs).resolve()),
@@ -281,6 +305,8 @@ def _resumed_options(args: argparse.Namespace, out: Path):
             flag = "--" + key.replace("_", "-") if key != "video" else "VIDEO"
             raise UserError(f"--resume goes on with the run's own options ({out}/run.json): "
                             f"{flag} was {kept[key]!r}, not {value!r}; leave it out")
+    if _live(opts.video):  # a camera, a stream or a pipe: taken up, not replayed
+        return opts
     video = Path(opts.video)
     if not video.is_file():
         raise UserError(f"--resume: the run's video {video} is gone; put it back, or process "
@@ -290,6 +316,13 @@ def _resumed_options(args: argparse.Namespace, out: Path):
                         f"({opts.video_bytes} bytes then, {video.stat().st_size} now); process "
                         "it again with --force")
     return opts
+
+
+def _live(video: str) -> bool:
+    """Whether a run's video is a camera, a stream or a pipe (not a file to see again)."""
+    from tracker.sources import is_live_spec
+
+    return video == "-" or is_live_spec(video)
 
 
 def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: ANN001
@@ -416,4 +449,5 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     pr.add_argument("--force", action="store_true",
                     help="write into an OUT that holds a run, replacing its JSONL files (the "
                          "match store keeps the old run beside the new one)")
+    add_setup_arguments(pr)
     pr.set_defaults(func=cmd_process)

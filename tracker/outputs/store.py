@@ -291,8 +291,10 @@ class MatchStore:
     def _current_frame(self, run_id: int, record: Record) -> int | None:
         if isinstance(record, FrameStart):
             return record.frame
-        row = self.db.execute("SELECT MAX(number) FROM frames WHERE run_id=?", (run_id,)).fetchone()
-        return row[0]
+        # the frame started last (a later match's frame 1 comes after frame 3 of the one before)
+        row = self.db.execute("SELECT number FROM frames WHERE run_id=? ORDER BY start_seq DESC "
+                              "LIMIT 1", (run_id,)).fetchone()
+        return row[0] if row else None
 
     def _write_frame_start(self, run_id: int, seq: int, rec: FrameStart,
                            decisions: list[dict[str, Any]]) -> None:

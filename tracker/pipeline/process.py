@@ -32,6 +32,7 @@ from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames
 from tracker.perception.calibrate import find_colour_balls
 from tracker.pipeline.run import FrameChecks, RefereeRun
 from tracker.records.shot import FrameStart, OperatorInput
+from tracker.session import TableSession
 from tracker.sources import Frame, FrameSource, SourceEnd, SourceError, open_source
 
 
@@ -62,6 +63,11 @@ class ProcessOptions:
         gated, decode_thread: detect only where the table changed (:class:`RefereeRun`); decode
             on a thread of its own (:class:`tracker.live.FrameFeed`); both off: the work as it
             was before them (for benchmarks).
+        setup: the match set-up (:class:`tracker.session_setup.MatchSetup`: players, best of,
+            ruleset, handicaps, a match taken up, the next matches); None: the match log's
+            frame start, else one frame as the camera sees it.
+        wait: start no frame until a rack is seen, and after the last match keep watching
+            for the next (:class:`tracker.session.TableSession`).
     """
 
     calibration: Calibration | None = None
@@ -80,6 +86,8 @@ class ProcessOptions:
     fps: float | None = None
     gated: bool = True
     decode_thread: bool = True
+    setup: Any = None
+    wait: bool = False
 
 
 def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
@@ -160,6 +168,12 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
         calibration, source.fps, opts.players, opts.inputs, opts.spoken,
         [*outs, *opts.listeners], opts.on_call, opts.detector, opts.gated, cadence)
     run.on_note = opts.on_note
+    setup = opts.setup
+    if setup is None and opts.wait:  # a table waiting with no match set: these players
+        from tracker.session_setup import MatchSetup
+
+        setup = MatchSetup(players=opts.players)
+    run.session = TableSession(setup=setup, wait=opts.wait)
     if start.skipped:  # frames before the window that calibrated: no table in them
         run.segments.skip(0, start.skipped - 1)
         run.result.not_refereed_frames += start.skipped
@@ -173,8 +187,9 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
 
 def referee_frames(run: RefereeRun, source: FrameSource, feed: FrameFeed, first: Frame,
                    stream: Iterator[Frame], skipped: int, opts: ProcessOptions) -> ProcessResult:
-    """Take every frame of ``stream`` through ``run`` until the source ends, the frame is
-    over or ``max_frames`` is reached, then end the run (:func:`end_run`). A file's frames
+    """Take every frame of ``stream`` through ``run`` until the source ends, the session is
+    over (frame after frame, match after match: :class:`tracker.session.TableSession`) or
+    ``max_frames`` is reached, then end the run (:func:`end_run`). A file's frames
     are checked by the view monitor on a thread of its own, ahead of the pipeline, as many
     as :data:`tracker.live.LOOK_AHEAD_BYTES` hold (live frames may be skipped: the monitor
     looks at those it processes). ``skipped``: frames before the start window (for the
@@ -211,8 +226,8 @@ def _step_all(run: RefereeRun, source: FrameSource,
               max_frames: int | None) -> bool:
     """Step ``run`` through ``item`` (the first checked frame; None: none) and the rest of
     the checked frames (live ones skipped when :func:`tracker.live.may_skip` allows);
-    returns whether it stopped before the source's end (the frame over, or
-    ``max_frames``)."""
+    returns whether it stopped before the source's end (the session over: the frame over with
+    nothing more to play, :attr:`RefereeRun.session_over`; or ``max_frames``)."""
     frame, checks, _ = item
     decode_s = 0.0
     while frame is not None:
@@ -225,7 +240,7 @@ def _step_all(run: RefereeRun, source: FrameSource,
         else:
             run.step(frame, decode_s, checks)
         bar.update(1)
-        if run.frame_over or (max_frames and frame.index + 1 >= max_frames):
+        if run.session_over or (max_frames and frame.index + 1 >= max_frames):
             return True
         t_a = time.perf_counter()
         frame, checks, _ = next(checked, (None, None, 0.0))

@@ -329,6 +329,13 @@ class Referee:
         return calls
 
     def _apply_input(self, inp: OperatorInput) -> list[dict[str, Any]]:
+        if self.match.state is None:  # a table waiting for its first rack: nothing to apply
+            out = {"input": str(inp.kind), "accepted": False, "notes": [],
+                   "message": "no frame has started yet: the table waits for the balls to "
+                              "be racked"}
+            if self.on_call:
+                self.on_call(explain(out))
+            return [out]
         if inp.kind == InputKind.OPTION and inp.choice == "replace":
             self.strokes.referee_replacing()  # his hands will move balls
         return self._feed(inp)

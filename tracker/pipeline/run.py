@@ -27,6 +27,7 @@ from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import FrameView, ProcessResult, RunListener
 from tracker.perception.calibrate import find_colour_balls
 from tracker.perception.change import ChangeGatedDetector, gate_thumbnail, gate_view
+from tracker.perception.constraint import capacity
 from tracker.perception.cushions import CushionView
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
@@ -35,6 +36,9 @@ from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
 from tracker.pipeline.referee import Referee
 from tracker.records.shot import FrameStart, OperatorInput, Shot
+from tracker.rules.match import Match
+from tracker.rules.registry import Ruleset, get_ruleset
+from tracker.session import TableSession, rerack_inputs
 from tracker.sources import Frame, SourceEnd
 from tracker.viewcuts import ViewSegments, back_note, cut_note, end_note, observed_start_note
 
@@ -108,12 +112,20 @@ class RefereeRun(Referee):
         #: the stretches of frames refereed and not (cuts away from the table)
         self.segments = ViewSegments()
         self._last_view: FrameView | None = None
+        #: the table's session: the match set-up, the between-frames watcher, the phase
+        #: (:class:`tracker.session.TableSession`; set it before :meth:`begin`)
+        self.session = TableSession()
+        self._games: dict[str, Ruleset] = {}
         super().__init__(strokes, players, inputs, spoken, listeners, on_call)
 
     # --- starting -------------------------------------------------------------------------
-    def begin(self, first: np.ndarray, learn: list[np.ndarray] | None = None) -> FrameStart:
-        """Learn this camera from its first picture and start the frame (the standard rack, or
-        the layout seen when the video starts mid-frame).
+    def begin(self, first: np.ndarray, learn: list[np.ndarray] | None = None
+              ) -> FrameStart | None:
+        """Learn this camera from its first picture and start the frame (the match log's frame
+        start, else the set-up's first frame (:attr:`session`) or a plain frame, from the
+        standard rack or the layout seen when the video starts mid-frame). Returns the frame
+        start, or None when no frame starts yet: the session waits for a rack (asked to, or
+        the picture shows an empty or covered table).
 
         Args:
             learn: more frames of this view (the first seconds): the view monitor's
@@ -133,24 +145,145 @@ class RefereeRun(Referee):
         # learned from them lose the blurred white of a hard break-off (overhead sample: the
         # break-off missed); on the twelve broadcast clips one picture does as well
         self.detector.learn_colours([first])
-        start = None
-        for _n, inp in self.inputs:
-            if isinstance(inp, FrameStart):
-                start = replace(inp, players=self.players if self.players != ("A", "B") else inp.players)
-                self.inputs = [x for x in self.inputs if x[1] is not inp]
-                break
+        start = self._logged_start()
         self._observed = start is None
+        setup = self.session.setup
         if start is None:
-            start = _observed_start(self.detector, self.tracker, first, self.players)
-        if start.positions:
-            self.tracker.seed(start.positions)
+            rules = self._game(setup.ruleset if setup is not None else "snooker")
+            start = _observed_start(self.detector, self.tracker, first, self.players,
+                                    len(rules.balls.reds))
+            if self.session.wait or _bare(start):  # no frame yet: watch for a rack
+                self.session.phase = "waiting"
+                return None
+            if setup is not None:
+                start = replace(setup.first_frame(), positions=start.positions)
         self.start = start
         observed = self._observed and start.positions is not None
-        self._feed(start, [observed_start_note(start.positions, self.calibration.table.spots,
-                                               1.5 * self.calibration.table.ball_radius)]
-                   if observed else [])
+        self._start_frame(start, [observed_start_note(
+            start.positions, self.calibration.table.spots, 1.5 * self.calibration.table.ball_radius)]
+            if observed else [])
         self._inputs_due(1)
         return start
+
+    def _logged_start(self) -> FrameStart | None:
+        """The match log's next frame start (taken from the inputs), if any."""
+        for _n, inp in self.inputs:
+            if isinstance(inp, FrameStart):
+                self.inputs = [x for x in self.inputs if x[1] is not inp]
+                return replace(inp, players=self.players if self.players != ("A", "B")
+                               else inp.players)
+        return None
+
+    # --- the session: frame after frame ----------------------------------------------------
+    def _game(self, name: str) -> Ruleset:
+        """The rules of the game ``name`` (kept: asked for on every picture between frames)."""
+        if name not in self._games:
+            self._games[name] = get_ruleset(name)
+        return self._games[name]
+
+    @property
+    def in_frame(self) -> bool:
+        """A frame is in play."""
+        return self.match.state is not None and not self.match.state.frame_over
+
+    @property
+    def session_over(self) -> bool:
+        """The frame is over and the session has nothing more to watch for (the match over,
+        no next match, not waiting for racks)."""
+        return self.frame_over and not self.session.goes_on(self.match)
+
+    def _start_frame(self, start: FrameStart, notes: list[str]) -> list[dict[str, Any]]:
+        """Feed the frame's start to the referee and ready the perception for its game: the
+        ball set (how many reds the detector and the tracker look for), the touching gap of
+        its rule options, the tracker and the stroke detector fresh (seeded with the layout
+        the frame starts from, when given)."""
+        calls = self._feed(start, notes)
+        rules = self.match.rules
+        assert rules is not None
+        self._fresh_perception(rules)
+        if start.positions:
+            self.tracker.seed(start.positions)
+        self.session.phase = "playing"
+        self.session.watch(rules, self.calibration.table).reset()
+        return calls
+
+    def _fresh_perception(self, rules: Ruleset) -> None:
+        """A new tracker and stroke detector for a frame of ``rules`` (stroke numbers go on
+        through the run: the operator's inputs and judgements are tied to them)."""
+        balls = rules.balls
+        self.detector.capacity = capacity(balls)
+        self.tracker = Tracker(self.calibration.table, self.fps, balls=balls)
+        old = self.strokes
+        gap = getattr(getattr(rules, "options", None), "touching_gap_mm", old.touching_gap_mm)
+        self.strokes = StrokeDetector(self.calibration.table, self.fps, old.position_error_mm,
+                                      gap, old.cushion_view, old.params)
+        self.strokes.n_shots = old.n_shots
+        self._early = None
+
+    def _coming_game(self) -> Ruleset:
+        """The game of the frame the table is being racked for."""
+        setup, match = self.session.setup, self.match
+        if match.match_over and setup is not None and setup.next_match() is not None:
+            return self._game(setup.next_match().ruleset)  # type: ignore[union-attr]
+        if match.rules is not None:
+            return self._game(match.rules.name)
+        return self._game(setup.ruleset if setup is not None else "snooker")
+
+    def _between_frames(self, view: FrameView, checks: FrameChecks | None, t_c: float) -> None:
+        """No frame in play: the balls seen only to watch for the next rack, which starts the
+        next frame (:meth:`_next_frame`)."""
+        if self.match.state is not None and not self.session.goes_on(self.match):
+            return
+        view.detections = self.detect(view.frame.image, checks)
+        self.result.times.detect += time.perf_counter() - t_c
+        watcher = self.session.watch(self._coming_game(), self.calibration.table)
+        if watcher.update(view.frame.t, view.detections):
+            view.decisions += self._next_frame(view.frame.t)
+        elif self.match.state is not None:
+            self.session.phase = "match over" if self.match.match_over else "between frames"
+
+    def _next_frame(self, t: float) -> list[dict[str, Any]]:
+        """The rack stands at ``t`` s: the next frame starts (a new match when the last one is
+        over), or, with nothing to play, the table waits."""
+        start, new_match = self.session.next_start(self.match, self._logged_start())
+        if start is None:
+            self.session.phase = "waiting"
+            return []
+        if new_match:
+            self.match = Match()
+            self._before_last = None
+        return self._start_frame(start, [f"the balls were seen racked at {t:.1f} s: frame "
+                                         f"{start.frame} starts"])
+
+    def _watch_mid_frame(self, view: FrameView) -> None:
+        """While every ball rests in a frame under way, a re-rack (after the frame's own rack
+        was broken) or the table seen cleared means the frame ended without a stroke ending
+        it: :func:`rerack_inputs`, then (re-racked) the next frame on that rack."""
+        st = self.match.state
+        if view.detections is None or st is None or st.frame_over or self.strokes.under_way:
+            return
+        watcher = self.session.watch(self.match.rules, self.calibration.table)  # type: ignore[arg-type]
+        t = view.frame.t
+        racked = watcher.update(t, view.detections) and watcher.broken
+        cleared = not racked and watcher.cleared(t)
+        if st.shots < 1 or not (racked or cleared):
+            return
+        for inp in rerack_inputs(self.match, t, cleared):
+            view.decisions += self._feed(inp, [inp.note])
+        if cleared:
+            if self.frame_over:
+                self.session.phase = "match over" if self.match.match_over else "between frames"
+            return
+        if self.frame_over:
+            view.decisions += self._next_frame(view.frame.t)
+        else:  # re-racked in the same frame (a stalemate): the perception starts again
+            self._start_again()
+
+    def _start_again(self) -> None:
+        rules = self.match.rules
+        assert rules is not None
+        self._fresh_perception(rules)
+        self.session.watch(rules, self.calibration.table).reset()
 
 
     def look_ahead(self, frame: Frame) -> FrameChecks:
@@ -185,14 +318,19 @@ class RefereeRun(Referee):
         changed, picture = self._follow_view(frame, status)
         if not status.refereed:
             self.result.not_refereed_frames += 1
-            if changed:  # the picture left the table: a stroke under way is called as seen
-                view.shot, outs = self._end_stroke(cut_note(frame.t))
+            if changed and self.in_frame:  # the picture left the table: a stroke under way
+                view.shot, outs = self._end_stroke(cut_note(frame.t))  # is called as seen
                 view.decisions += outs
+            if self.session.watcher is not None:
+                self.session.watcher.unseen(frame.t)
         elif picture is None and self._last_view is not None:
             # the picture repeats the last one (a raised frame rate): nothing new to see
             view.detections, view.state = self._last_view.detections, self._last_view.state
-        else:
+        elif self.in_frame:
             self._see(view, frame.index if picture is None else picture, checks, t_c)
+            self._watch_mid_frame(view)
+        else:
+            self._between_frames(view, checks, t_c)
         self.result.times.frames += 1
         self.result.frames = max(self.result.frames, frame.index + 1)
         if view.state is not None:
@@ -252,7 +390,9 @@ class RefereeRun(Referee):
         shows the whole table): detect with it from this frame on. Positions stay in table
         millimetres, so the tracks go on."""
         self.calibration = cal
+        cap = self.detector.capacity
         self.detector = prepared_detector(cal, image, self.detector_kind, working_scale(cal))
+        self.detector.capacity = cap
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
             self.cadence.mask = table_mask(cal)
@@ -318,6 +458,13 @@ class RefereeRun(Referee):
             "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
             "shots": len(self.result.shots), "frames": self.result.frames,
             "not_refereed_frames": self.result.not_refereed_frames}
+        if self.match.frames_started > 1 or self.session.setup is not None \
+                or self.session.wait:  # a session: the match as it stands
+            phase = self.session.phase
+            if self.frame_over:
+                phase = "match over" if self.match.match_over else "between frames"
+            board.update(state=phase, frames_won=dict(self.match.frames_won),
+                         match_over=self.match.match_over, frame=st.frame if st else 0)
         away = self.segments.away(self.source_fps)
         if away:
             board["not_refereed"] = [list(a) for a in away]
@@ -358,17 +505,23 @@ class RefereeRun(Referee):
 
 def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
     """``det`` with one white and one of each colour (contests settled by the game's
-    constraint: :mod:`tracker.perception.unique`)."""
-    return settle_unique_classes(det, detector.class_cost(det))
+    constraint: :mod:`tracker.perception.unique`, with the detector's ball set)."""
+    return settle_unique_classes(det, detector.class_cost(det), cap=detector.capacity)
 
 
-def _observed_start(detector: BallDetector, tracker: Tracker, first, players) -> FrameStart:
-    """The frame start as the camera sees it: the standard rack (white in hand) when the
-    table shows one, else the observed layout (the video starts mid-frame)."""
+def _bare(start: FrameStart) -> bool:
+    """The first picture shows no frame: an empty or covered table (fewer than two balls)."""
+    return start.positions is not None and len(start.positions) < 2
+
+
+def _observed_start(detector: BallDetector, tracker: Tracker, first, players,
+                    n_reds: int = 15) -> FrameStart:
+    """The frame start as the camera sees it: the standard rack of ``n_reds`` reds (white in
+    hand) when the table shows one, else the observed layout (the video starts mid-frame)."""
     st = tracker.update(0, _settled(detector, detector.detect(first)))
     tracker.reset()
     n_red = sum(1 for b in st.pos if B.is_red(b))
     colours = sum(1 for b in st.pos if B.is_colour(b))
-    if n_red >= 15 and colours == 6 and B.WHITE not in st.pos:
+    if n_red >= n_reds and colours == 6 and B.WHITE not in st.pos:
         return FrameStart(1, players, breaker=players[0])
     return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))

@@ -132,6 +132,8 @@ def record_from_dict(obj: Any, line: int | None = None,
             aggregate=bool(obj.get("aggregate", False)),
             teams=_teams(obj.get("teams")),
             order=tuple(obj["order"]) if obj.get("order") is not None else None,
+            start_points=dict(obj["start_points"]) if obj.get("start_points") else None,
+            frames_won=dict(obj["frames_won"]) if obj.get("frames_won") else None,
         )
     if kind == "shot":
         events = tuple(_event(e) for e in obj["events"])
@@ -386,6 +388,8 @@ def record_to_dict(rec: Record) -> dict[str, Any]:
                 "aggregate": True if rec.aggregate else None,
                 "teams": [list(t) for t in rec.teams] if rec.teams else None,
                 "order": list(rec.order) if rec.order else None,
+                "start_points": dict(rec.start_points) if rec.start_points else None,
+                "frames_won": dict(rec.frames_won) if rec.frames_won else None,
             }
         )
     if isinstance(rec, Shot):

@@ -163,6 +163,10 @@ class FrameStart:
             ``players`` (the sides' names). Match-level: set on the first frame.
         order: four-handed: the four players in playing order for this frame, starting with
             the breaking side (default: each side's first player, then each side's second).
+        start_points: points each player has when the frame starts (handicap start points,
+            or the scores of a frame taken up in progress); None: 0 each.
+        frames_won: frames each player had already won when the match was taken up in
+            progress. Match-level: set on the first frame; None: none.
     """
 
     frame: int
@@ -177,6 +181,8 @@ class FrameStart:
     aggregate: bool = False
     teams: tuple[tuple[str, str], tuple[str, str]] | None = None
     order: tuple[str, ...] | None = None
+    start_points: dict[str, int] | None = None
+    frames_won: dict[str, int] | None = None
 
 
 class InputKind(StrEnum):

@@ -95,20 +95,42 @@ class Match:
         self.rules = self._ruleset(rec)
         order = self._order(rec, breaker)
         state = self.rules.new_frame(self.players, breaker, rec.positions, rec.frame)
-        self.state = replace(state, order=order, context=self._context(breaker))
+        self.state = replace(state, order=order, context=self._context(breaker),
+                             scores=self._start_points(rec, state.scores))
         if rec.positions is not None and sum(1 for b in rec.positions if b.startswith("red")) == \
                 getattr(self.rules, "n_reds", -1) and hasattr(self.rules, "setup_check"):
             notes.extend(self.rules.setup_check(rec.positions))
         self.frames_started += 1
         out = {"frame_start": rec.frame, "ruleset": rec.ruleset, "breaker": self.players[breaker],
-               "players": list(self.players), "next_player": self.state.player,
+               "players": list(self.players), "best_of": self.best_of,
+               "next_player": self.state.player,
                "cue_in_hand": self.state.cue_in_hand, "notes": notes}
         if order:
             out["order"] = list(order)
         if self.aggregate:
             out["aggregate"] = dict(self.totals)
+        if rec.start_points:
+            out["start_points"] = dict(zip(self.players, self.state.scores, strict=True))
+        if rec.frames_won:
+            out["frames_won"] = dict(self.frames_won)
         self.history.append(out)
         return out
+
+    def _start_points(self, rec: FrameStart, scores: tuple[int, ...]) -> tuple[int, ...]:
+        """The scores a frame starts with: ``rec.start_points`` (handicap start points, or a
+        frame taken up in progress) by player, else the rules' own (0 each)."""
+        if not rec.start_points:
+            return scores
+        assert self.players is not None
+        self._check_named(rec.start_points, "start_points", rec.frame)
+        return tuple(int(rec.start_points.get(p, 0)) for p in self.players)
+
+    def _check_named(self, per_player: dict[str, int], what: str, frame: int) -> None:
+        assert self.players is not None
+        unknown = sorted(set(per_player) - set(self.players))
+        if unknown:
+            raise RuleError(f"frame {frame}: {what} names {', '.join(unknown)}, not a player of "
+                            f"this match ({', '.join(self.players)})")
 
     def _check_frame_ended(self, rec: FrameStart) -> bool:
         """A frame_start while a frame is in play: a restart (True) when the frame has the
@@ -146,7 +168,12 @@ class Match:
             if rec.breaker is not None:
                 side = self._side_of_name(rec.breaker)
                 self.first_breaker = side if side is not None else 0
+            if rec.frames_won:
+                self._take_up(rec)
             return
+        if rec.frames_won:
+            raise RuleError(f"frame {rec.frame} gives frames_won, a match setting: only the first "
+                            "frame_start of a match taken up in progress may")
         if tuple(rec.players) != tuple(self.players):
             raise RuleError(f"frame {rec.frame} names players {', '.join(rec.players)} but the "
                             f"match is {', '.join(self.players)}")
@@ -156,6 +183,21 @@ class Match:
         if rec.teams is not None and rec.teams != self.teams:
             raise RuleError(f"frame {rec.frame} names other teams; the sides are fixed by the first "
                             "frame_start (only the order of play may change, in \"order\")")
+
+    def _take_up(self, rec: FrameStart) -> None:
+        """A match taken up in progress: the frames already won count, frames started so far
+        are those (the breaker named, or the one the rotation gives from the first frame, opens
+        this one)."""
+        assert rec.frames_won is not None and self.players is not None
+        self._check_named(rec.frames_won, "frames_won", rec.frame)
+        self.frames_won.update({p: int(v) for p, v in rec.frames_won.items()})
+        if self.match_over:
+            raise RuleError(f"frames_won {rec.frames_won} already decides a best of {self.best_of} "
+                            "match: there is no frame left to play")
+        played = sum(self.frames_won.values())
+        if rec.breaker is not None:  # the named player opens this frame: the rotation follows
+            self.first_breaker = (self.first_breaker - played) % 2
+        self.frames_started = played
 
     @staticmethod
     def _best_of(rec: FrameStart) -> int:
