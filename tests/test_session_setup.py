@@ -55,6 +55,8 @@ def test_again_plays_the_same_pair_anew():
     ({"race_to": 0}, "race to 0"),
     ({"best_of": 3, "race_to": 2}, "not both"),
     ({"ruleset": "snoker"}, "not known"),
+    ({"ruleset": "eight-ball"}, "cannot referee eight-ball yet"),
+    ({"ruleset": "nine-ball"}, "referee LOG"),
     ({"handicap": ["Cy=3"]}, "not a player"),
     ({"handicap": ["Ann=lots"]}, "NAME=POINTS"),
     ({"handicap": ["Ann=900"]}, "0 to 200"),

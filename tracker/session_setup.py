@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from calibration.limits import check_name
+from tracker.perception.detections import CLASSES as SEEN_LOOKS
 from tracker.records.shot import FrameStart
 
 #: The most frames a match may be the best of, the most start points a handicap may give a
@@ -176,6 +177,12 @@ def _check_ruleset(name: str) -> None:
     if name not in RULESETS:
         raise SetupError(f"ruleset {name!r} is not known; give one of: "
                          f"{', '.join(sorted(RULESETS))}")
+    unseen = sorted(set(RULESETS[name]().balls.looks.values()) - set(SEEN_LOOKS))
+    if unseen:
+        raise SetupError(f"the camera cannot referee {name} yet: it does not recognise "
+                         f"{', '.join(unseen[:3])}{' ...' if len(unseen) > 3 else ''} balls "
+                         "(only snooker's colours); a match written down can be refereed "
+                         "with `snooker-tracker referee LOG`")
 
 
 def _length(best_of: int | None, race_to: int | None) -> int:
