@@ -115,14 +115,19 @@ def test_hall_runs_tables_as_actors_into_one_store(clips, tmp_path, ray_local):
     cfg_path = tmp_path / "hall.json"
     cfg_path.write_text(json.dumps({"out": str(tmp_path / "hall"), "tables": [
         {"name": "table-1", "source": str(clips / "a.mp4"), "players": ["Ann", "Bob"]},
-        {"name": "table-2", "source": str(clips / "b.mp4"), "players": ["Cy", "Di"]}]}))
+        {"name": "table-2", "source": str(clips / "b.mp4"),
+         "match": {"players": ["Cy", "Di"], "best_of": 3, "breaker": "Di"}}]}))
     results = run_hall(load_config(cfg_path))
     assert sorted(r["table"] for r in results) == ["table-1", "table-2"]
     assert all(r["status"] == "done" for r in results)
     store = MatchStore(tmp_path / "hall" / "match.sqlite", readonly=True)
     videos = sorted(r["video"].split(":")[0] for r in store.runs())
     named = sorted(tables(store))  # each run on its table: the hall page shows both
+    # table-2's match set-up from the configuration reached its run's match log
+    run2 = next(r for r in store.runs() if r["video"].startswith("table-2"))
+    start = next(line for line in store.log(run2["id"]) if line.get("type") == "frame_start")
     store.close()
+    assert (start["players"], start["best_of"], start["breaker"]) == (["Cy", "Di"], 3, "Di")
     assert videos == ["table-1", "table-2"] and named == ["table-1", "table-2"]
 
 

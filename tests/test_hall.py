@@ -163,7 +163,11 @@ def test_the_hall_configuration_checks_realtime_and_cpus(tmp_path):
     for bad, said in (({"table": {"realtime": 0}}, "realtime"),
                       ({"table": {"realtime": "fast"}}, "realtime"),
                       ({"table": {"keep_breaks": -1}}, "keep_breaks"),
-                      ({"cpus_per_table": 0}, "cpus_per_table")):
+                      ({"cpus_per_table": 0}, "cpus_per_table"),
+                      ({"table": {"match": {"players": ["A", "B"], "best_of": 4}}}, "odd"),
+                      ({"table": {"match": {"players": ["A", "B"]}, "players": ["A", "B"]}},
+                       "not both"),
+                      ({"table": {"wait": "yes"}}, "wait")):
         with pytest.raises(BatchError, match=said):
             cfg(**bad)
 

@@ -19,7 +19,11 @@ frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``,
 would give it: for tests and benches; the table's summary then gives ``clock_origin``, the
 wall-clock time its video's time 0 was due), ``keep_breaks`` (a clip of every break of at
 least this many points, from a video file, into ``out/NAME/breaks``:
-:mod:`tracker.outputs.highbreaks`; default 50, 0: none). The store writes
+:mod:`tracker.outputs.highbreaks`; default 50, 0: none), ``match`` (the table's match set-up,
+the fields of a ``process --match`` file: players, best_of or race_to, ruleset, handicap,
+breaker, frames_won, score, then, again; :mod:`tracker.session_setup`) and ``wait`` (true:
+the table starts no frame until the balls are seen racked, and keeps watching after its last
+match, as ``process --wait``). The store writes
 of the actors meet in one SQLite file (WAL: one writer at a time, each write a small
 transaction), each run under its table's ``name`` (:mod:`tracker.outputs.tables`). The live
 server shows every table: the hall page ``/hall`` and each table's pages under
@@ -73,6 +77,7 @@ def load_config(path: str | Path) -> dict[str, Any]:
                                         and players[0] != players[1]):
             raise BatchError(f"{p}: table {t['name']!r}: \"players\" must be two different "
                              "names, e.g. [\"Ann\", \"Bob\"]")
+        _check_match(p, t)
         if t["name"] in names:
             raise BatchError(f"{p}: two tables are called {t['name']!r}; give each its own name")
         names.add(t["name"])
@@ -88,6 +93,22 @@ def load_config(path: str | Path) -> dict[str, Any]:
             raise BatchError(f"{p}: \"{key}\" must be a non-empty string")
     cfg["_dir"] = str(p.parent)
     return cfg
+
+
+def _check_match(p: Path, t: dict[str, Any]) -> None:
+    """A table's ``match`` set-up and ``wait`` checked (one-line :class:`BatchError`)."""
+    from tracker.session_setup import SetupError, setup_from_dict
+
+    if "match" in t:
+        try:
+            setup_from_dict(t["match"], f"table {t['name']!r}: \"match\"")
+        except SetupError as exc:
+            raise BatchError(f"{p}: {exc}") from None
+        if t.get("players") is not None:
+            raise BatchError(f"{p}: table {t['name']!r}: give the players in \"match\" or in "
+                             "\"players\", not both")
+    if not isinstance(t.get("wait", False), bool):
+        raise BatchError(f"{p}: table {t['name']!r}: \"wait\" must be true or false")
 
 
 def run_table(table: dict[str, Any], out: str, base_dir: str = ".") -> dict[str, Any]:
@@ -117,10 +138,16 @@ def run_table(table: dict[str, Any], out: str, base_dir: str = ".") -> dict[str,
 
         listeners.append(HighBreakClips(o / STORE_NAME, writer, table["source"], o / name,
                                         HighBreakParams(threshold=keep)))
+    setup = None
+    if table.get("match") is not None:
+        from tracker.session_setup import setup_from_dict
+
+        setup = setup_from_dict(table["match"], f"table {name!r}")
+    players = tuple(setup.players) if setup else tuple(table.get("players", ("A", "B")))
     try:
         cal = Calibration.load(cal_path) if cal_path else None
-        res = process_video(table["source"], o / name, calibration=cal,
-                            players=tuple(table.get("players", ("A", "B"))), progress=False,
+        res = process_video(table["source"], o / name, calibration=cal, setup=setup,
+                            wait=bool(table.get("wait", False)), players=players, progress=False,
                             max_frames=table.get("max_frames"), listeners=listeners,
                             size=size, fps=table.get("fps"))
     except (VideoError, ValueError, OSError) as exc:
