@@ -1,7 +1,7 @@
 """A whole synthetic match through ``process``, judged against its truth (issue 28).
 
     flock /tmp/heavy.lock .venv/bin/python bench/match_video.py [--short] [--dir DIR]
-        [--reuse] [--write-doc] [--json FILE]
+        [--reuse] [--write-doc] [--json FILE] [--doc-from JSON]
 
 Makes the match video (``snooker-tracker synth match``: three frames of 6-red snooker, best of
 3, re-racks by hand, frame 2 conceded, an idle minute with the table empty and one with people
@@ -119,7 +119,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true", help="use the video already in --dir")
     ap.add_argument("--write-doc", action="store_true")
     ap.add_argument("--json", help="where the figures go (default docs/metrics-match-video.json)")
+    ap.add_argument("--doc-from", metavar="JSON",
+                    help="write the ACCURACY section from a run's figures (its own date, commit "
+                         "and timing) without running again")
     args = ap.parse_args(argv)
+    if args.doc_from:
+        data = json.loads(Path(args.doc_from).read_text())
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION,
+                        doc_section({**data["summary"], "frames": data["frames"]}, data,
+                                    data["video"], data["process"]))
+        return 0
     folder = Path(args.dir or ROOT / "out" / ("match-video-short" if args.short else "match-video"))
     t0 = time.perf_counter()
     if args.reuse and (folder / f"{NAME}.truth.json").exists():
