@@ -88,6 +88,21 @@ def test_nothing_moves_in_the_idle_stretches_and_people_cross_one(tiny):
     assert empty["balls_on_table"] == 0
 
 
+def test_the_people_walking_past_are_seen_over_the_table(tiny):
+    tl, truth, _, _ = tiny
+    s = next(s for s in truth["idle"] if s["kind"] == "walkers")
+    w, h = tl.camera.image_size
+    crossing, seen = set(), set()
+    for ft in tl.world.frames:
+        if s["start_s"] <= ft.t < s["end_s"]:
+            for occ in ft.occluders:
+                crossing.add(occ.bgr)
+                px = tl.camera_at(0).project(occ.points)
+                if ((px[:, 0] > 0) & (px[:, 0] < w) & (px[:, 1] > 0) & (px[:, 1] < h)).all():
+                    seen.add(occ.bgr)
+    assert len(crossing) == truth["plan"]["walkers"] and seen == crossing
+
+
 def test_the_camera_is_knocked_inside_its_frame_and_the_video_has_every_frame(tiny):
     import cv2
 

@@ -39,6 +39,9 @@ from tracker.synth.scenarios import ScenarioFailed, trial
 from tracker.synth.world import CARRY_HEIGHT_MM, World, hand_occluder
 
 Position = tuple[float, float]
+#: Height of a passer-by's head and shoulders above the cloth, mm (under an overhead camera at
+#: 3 m a higher one is seen so enlarged that most of its path is out of the picture).
+WALKER_HEIGHT_MM = 1000.0
 
 
 @dataclass(frozen=True)
@@ -190,21 +193,23 @@ def rerack(world: World, seconds: float) -> None:
 
 
 def walker(x: float, y: float, bgr: tuple[int, int, int]) -> Occluder:
-    """A person's head and shoulders seen from above, centred at (x, y) mm, 1.4 m high."""
-    pts = np.array([[x - 230.0, y - 120.0, 1400.0], [x + 230.0, y - 120.0, 1400.0],
-                    [x + 200.0, y + 130.0, 1350.0], [x - 200.0, y + 130.0, 1350.0]])
+    """A person's head and shoulders seen from above, centred at (x, y) mm, leaning over the
+    table as people passing close do (:data:`WALKER_HEIGHT_MM` above the cloth)."""
+    z = WALKER_HEIGHT_MM
+    pts = np.array([[x - 120.0, y - 230.0, z], [x - 120.0, y + 230.0, z],
+                    [x + 130.0, y + 200.0, z - 50.0], [x + 130.0, y - 200.0, z - 50.0]])
     return Occluder(pts, bgr)
 
 
 def idle(world: World, seconds: float, walkers: int = 0) -> None:
     """The table left alone for ``seconds``; ``walkers`` people cross it (across its width,
-    at a walking pace, each at a random place along it), one after another."""
+    at a walking pace, each somewhere in the middle 40 % of its length), one after another."""
     t = world.table
     n = max(1, int(round(seconds * world.fps)))
     crossings = []
     for k in range(walkers):
         start = (k + 0.2 + 0.5 * world.rng.random()) * n / max(walkers, 1)
-        y = float(world.rng.uniform(0.15, 0.85)) * t.length
+        y = float(world.rng.uniform(0.3, 0.7)) * t.length
         speed = float(world.rng.uniform(1000.0, 1500.0)) / world.fps  # mm per video frame
         colour = tuple(int(v) for v in world.rng.integers(20, 160, 3))
         crossings.append((start, y, speed, colour, 1 if k % 2 else -1))
