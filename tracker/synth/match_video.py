@@ -203,14 +203,18 @@ def walker(x: float, y: float, bgr: tuple[int, int, int]) -> Occluder:
 
 def idle(world: World, seconds: float, walkers: int = 0) -> None:
     """The table left alone for ``seconds``; ``walkers`` people cross it (across its width,
-    at a walking pace, each somewhere in the middle 40 % of its length), one after another."""
+    at a walking pace, each somewhere in the middle 40 % of its length), one after another, each
+    crossing whole within its share of the stretch."""
     t = world.table
     n = max(1, int(round(seconds * world.fps)))
+    path = t.width + 1400.0
+    slot = n / max(walkers, 1)
     crossings = []
     for k in range(walkers):
-        start = (k + 0.2 + 0.5 * world.rng.random()) * n / max(walkers, 1)
+        start = (k + 0.2 * world.rng.random()) * slot
         y = float(world.rng.uniform(0.3, 0.7)) * t.length
-        speed = float(world.rng.uniform(1000.0, 1500.0)) / world.fps  # mm per video frame
+        # a walking pace, or faster where the stretch is too short for every crossing
+        speed = max(float(world.rng.uniform(1000.0, 1500.0)) / world.fps, path / (0.8 * slot))
         colour = tuple(int(v) for v in world.rng.integers(20, 160, 3))
         crossings.append((start, y, speed, colour, 1 if k % 2 else -1))
     for i in range(n):
