@@ -103,7 +103,8 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         f"run {_won(fig['frames_won_got'])}); the match's winner "
         f"{'right' if fig['match_winner_right'] else 'wrong'} (truth {fig['match_winner_truth']}, "
         f"run {fig['match_winner_got']}); calls {fig['calls']} against {fig['strokes_truth']} "
-        f"strokes played; calls in the idle stretches {fig['idle_calls']}, outside every frame "
+        f"strokes played, {fig.get('strokes_matched', '?')} on a stroke of the truth, "
+        f"{fig.get('calls_right', '?')} of them with its foul and points; calls in the idle stretches {fig['idle_calls']}, outside every frame "
         f"{fig['calls_outside_frames']}. Whole match right: "
         f"{'yes' if fig['match_right'] else 'no'}."]
     read, total = proc.get("video_frames_read"), made.get("video_frames")

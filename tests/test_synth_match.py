@@ -128,11 +128,14 @@ def test_the_scorer_gives_full_marks_to_a_perfect_run_and_finds_what_a_wrong_one
     assert perfect["scores_exact"] == perfect["breakers_right"] == perfect["winners_right"] == 3
     assert perfect["idle_calls"] == 0 and perfect["calls_outside_frames"] == 0
     assert perfect["calls"] == perfect["strokes_truth"] == len(truth["shots"])
+    assert perfect["strokes_matched"] == perfect["calls_right"] == len(truth["shots"])
 
     wrong = copy.deepcopy(lines)
     end2 = next(d for d in wrong if d.get("frame_end") == 2)
     end2["score"] = {p: v + 1 for p, v in end2["score"].items()}
     end2["needs_review"] = ["conceded: the players re-racked"]
+    call = next(d for d in wrong if d.get("shot") == 1)
+    call["points"] = {p: v + 4 for p, v in call["points"].items()}
     idle = truth["idle"][0]
     wrong.append({"shot": 999, "striker": truth["players"][0], "points": {}})
     times = {**times, 999: (idle["start_s"] + idle["end_s"]) / 2}
@@ -142,6 +145,7 @@ def test_the_scorer_gives_full_marks_to_a_perfect_run_and_finds_what_a_wrong_one
     assert not got["match_right"]
     assert got["scores_exact"] == 1 and got["frames_ended"] == 2
     assert got["idle_calls"] == 1 and got["calls_outside_frames"] == 1
+    assert got["strokes_matched"] == len(truth["shots"]) and got["calls_right"] == len(truth["shots"]) - 1
     assert not got["match_winner_right"] and not got["frames_won_right"]
     assert got["frames"][1]["concession_for_review"] is True
     assert perfect["frames"][1]["concession_for_review"] is False

@@ -14,6 +14,8 @@ Figures (:func:`score_match`):
 - ``idle_calls``: calls on strokes that started inside an idle stretch (must be 0);
   ``calls_outside_frames``: calls on strokes that started outside every frame's
   [start - 1 s, end + 1 s] (re-racks, idles);
+- ``strokes_matched``: calls on a stroke the truth has (started within
+  :data:`STROKE_MATCH_S`), ``calls_right``: those whose foul and points are the truth's;
 - ``match_right``: every truth frame found with the right breaker, exact score and winner,
   frames won and the match winner right, and no call in the idle stretches.
 """
@@ -26,6 +28,8 @@ from typing import Any
 
 #: Slack around a frame's start and end when placing a stroke in it, s.
 FRAME_SLACK_S = 1.0
+#: A called stroke is the truth's stroke that started within this long of it, s.
+STROKE_MATCH_S = 0.5
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
@@ -85,6 +89,7 @@ def score_match(truth: dict[str, Any], decisions: list[dict[str, Any]],
         if not any(f["start_s"] - FRAME_SLACK_S <= t <= f["end_s"] + FRAME_SLACK_S
                    for f in truth["frames"]):
             outside.append({"shot": d["shot"], "t": round(t, 2)})
+    matched, right = _calls_against_truth(truth["shots"], calls, times)
     last = ends[max(ends)] if ends else {}
     frames_won_right = last.get("frames_won") == truth["frames_won"]
     winner_right = last.get("match_winner") == truth["match_winner"]
@@ -101,6 +106,7 @@ def score_match(truth: dict[str, Any], decisions: list[dict[str, Any]],
         "match_winner_truth": truth["match_winner"], "match_winner_got": last.get("match_winner"),
         "match_winner_right": winner_right,
         "calls": len(calls), "strokes_truth": len(truth["shots"]),
+        "strokes_matched": matched, "calls_right": right,
         "idle_calls": len(idle_calls), "idle_call_list": idle_calls,
         "calls_outside_frames": len(outside),
         "concessions_for_review": sum(bool(r.get("concession_for_review")) for r in rows),
@@ -108,6 +114,24 @@ def score_match(truth: dict[str, Any], decisions: list[dict[str, Any]],
         "match_right": every and frames_won_right and winner_right and not idle_calls,
         "frames": rows,
     }
+
+
+def _calls_against_truth(shots: list[dict[str, Any]], calls: list[dict[str, Any]],
+                         times: dict[int, float]) -> tuple[int, int]:
+    """(calls on a stroke of the truth, of those the ones with its foul and points)."""
+    matched = right = 0
+    for d in calls:
+        t = times.get(int(d["shot"]))
+        if t is None or not shots:
+            continue
+        s = min(shots, key=lambda s: abs(s["t_strike"] - t))
+        if abs(s["t_strike"] - t) > STROKE_MATCH_S:
+            continue
+        matched += 1
+        want = s["decision"]
+        right += (bool(d.get("foul")) == bool(want.get("foul"))
+                  and d.get("points") == want.get("points"))
+    return matched, right
 
 
 def score_run(truth_path: str | Path, out_dir: str | Path) -> dict[str, Any]:
