@@ -77,7 +77,10 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         "",
         f"Measured {info['date']} on {info['machine']}, commit `{info['commit']}`, by "
         f"`{info['command']}` ({info.get('seconds', '?')} s in all; `process` "
-        f"{proc['seconds']} s, exit {proc['exit']}). The video: "
+        f"{proc['seconds']} s, exit {proc['exit']}; "
+        + ("the video made by an earlier run, reused" if made.get("reused") else
+           f"the video rendered in {made.get('render_s', '?')} s")
+        + "). The video: "
         f"{made['duration_s'] / 60:.1f} min at {made['size'][0]}x{made['size'][1]}, "
         "three frames of 6-red snooker (best of 3) played by the bot, re-racks by hand, frame 2 "
         "conceded, an idle minute with the table empty and one with people walking past, the "
