@@ -133,7 +133,9 @@ def test_the_scorer_gives_full_marks_to_a_perfect_run_and_finds_what_a_wrong_one
     wrong = copy.deepcopy(lines)
     end2 = next(d for d in wrong if d.get("frame_end") == 2)
     end2["score"] = {p: v + 1 for p, v in end2["score"].items()}
-    end2["needs_review"] = ["conceded: the players re-racked"]
+    i2 = next(i for i, d in enumerate(wrong) if d.get("frame_start") == 2)
+    concede2 = next(d for d in wrong[i2:] if d.get("input") == "concede")
+    concede2["notes"] = [*concede2["notes"], "taken as a concession from the re-rack; check"]
     call = next(d for d in wrong if d.get("shot") == 1)
     call["points"] = {p: v + 4 for p, v in call["points"].items()}
     idle = truth["idle"][0]

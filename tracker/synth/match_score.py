@@ -9,7 +9,9 @@ Figures (:func:`score_match`):
 - ``frames_found``: frames whose start the run recorded (``frame_start`` lines), against
   ``frames_truth``; ``frames_ended``: frames it ended;
 - per truth frame: breaker right, score exact, winner right, how it ended right (a conceded
-  frame must end ``conceded``), and for a conceded frame whether it was marked for review;
+  frame must end ``conceded``), and for a conceded frame whether it was marked for review
+  (its ``concede`` input or its ``frame_end`` line flagged, or with a note asking for a
+  review or a check);
 - ``frames_won_right``, ``match_winner_right``: from the run's last ``frame_end`` line;
 - ``idle_calls``: calls on strokes that started inside an idle stretch (must be 0);
   ``calls_outside_frames``: calls on strokes that started outside every frame's
@@ -49,15 +51,34 @@ def stroke_times(log_lines: list[dict[str, Any]]) -> dict[int, float]:
 
 
 def _marked_for_review(line: dict[str, Any]) -> bool:
+    """A line flagged for a referee's look: ``review`` / ``needs_review``, or a note asking
+    for a review or a check."""
     if line.get("review") or line.get("needs_review"):
         return True
-    return any("review" in str(n).lower() for n in line.get("notes", []))
+    return any("review" in str(n).lower() or "check" in str(n).lower()
+               for n in line.get("notes", []))
+
+
+def concession_lines(decisions: list[dict[str, Any]]) -> dict[int, list[dict[str, Any]]]:
+    """Frame number -> the lines that end it by concession: its ``concede`` input lines and
+    its ``frame_end`` line when that says ``conceded``."""
+    out: dict[int, list[dict[str, Any]]] = {}
+    frame = None
+    for d in decisions:
+        if "frame_start" in d:
+            frame = d["frame_start"]
+        elif d.get("input") == "concede" and frame is not None:
+            out.setdefault(frame, []).append(d)
+        elif "frame_end" in d and "conced" in str(d.get("reason", "")):
+            out.setdefault(d["frame_end"], []).append(d)
+    return out
 
 
 def score_frame(truth: dict[str, Any], start: dict[str, Any] | None,
-                end: dict[str, Any] | None) -> dict[str, Any]:
+                end: dict[str, Any] | None,
+                conceding: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """One truth frame against the run's ``frame_start`` and ``frame_end`` lines of the same
-    number (None: not found)."""
+    number (None: not found) and the lines that ended it by concession."""
     conceded = truth["ended"] == "conceded"
     got_score = end.get("score") if end else None
     row = {"frame": truth["frame"], "found": start is not None, "ended": end is not None,
@@ -68,7 +89,7 @@ def score_frame(truth: dict[str, Any], start: dict[str, Any] | None,
            "how_truth": truth["ended"],
            "how_right": bool(end) and (("conced" in str(end.get("reason", ""))) == conceded)}
     if conceded:
-        row["concession_for_review"] = bool(end) and _marked_for_review(end)
+        row["concession_for_review"] = any(_marked_for_review(d) for d in conceding or [])
     return row
 
 
@@ -77,7 +98,9 @@ def score_match(truth: dict[str, Any], decisions: list[dict[str, Any]],
     """The figures of the module docstring."""
     starts = {d["frame_start"]: d for d in decisions if "frame_start" in d}
     ends = {d["frame_end"]: d for d in decisions if "frame_end" in d}
-    rows = [score_frame(f, starts.get(f["frame"]), ends.get(f["frame"])) for f in truth["frames"]]
+    conceding = concession_lines(decisions)
+    rows = [score_frame(f, starts.get(f["frame"]), ends.get(f["frame"]), conceding.get(f["frame"]))
+            for f in truth["frames"]]
     calls = [d for d in decisions if d.get("shot") is not None and "frame_end" not in d]
     idle_calls, outside = [], []
     for d in calls:
