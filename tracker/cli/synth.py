@@ -24,6 +24,13 @@ def cmd_synth(args: argparse.Namespace) -> int:
                         "pooltool-billiards==0.6.0", EXIT_MISSING) from None
     from calibration.limits import FPS, IMAGE_SIDE_PX, within
 
+    if args.what == "match":
+        from tracker.cli.synth_match import cmd_synth_match
+
+        return cmd_synth_match(args)
+    if args.what is not None:
+        raise UserError(f"synth makes a clip (no word) or a match (synth match OUT), not {args.what!r}")
+    args.size = args.size or "1920x1080"
     if args.scenario not in SCENARIOS:
         raise UserError(f"unknown scenario {args.scenario!r}; choose one of: "
                         + ", ".join(SCENARIOS))
@@ -60,7 +67,11 @@ def cmd_synth(args: argparse.Namespace) -> int:
 
 def add_synth_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     """The ``synth`` subcommand's arguments (``add``: makes a subparser by name)."""
-    s = add("synth", help="make a synthetic clip with exact ground truth (needs [synth])")
+    s = add("synth", help="make a synthetic clip with exact ground truth (needs [synth]); "
+                          "'synth match OUT': a whole match (several frames, re-racks, idle "
+                          "table, a knocked camera) with its truth")
+    s.add_argument("what", nargs="?", help="'match' for a whole match")
+    s.add_argument("folder", nargs="?", help="with 'match': the folder to write it into")
     s.add_argument("--scenario", default="frame", help="scenario name (default: a bot frame)")
     s.add_argument("--frames", type=int, default=0,
                    help="approximate length of a bot frame in video frames (the bot starts no "
@@ -68,10 +79,16 @@ def add_synth_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     s.add_argument("--camera", choices=("overhead", "broadcast"), default="overhead")
     s.add_argument("--seed", type=int, default=0)
     s.add_argument("--fps", type=float, default=25.0)
-    s.add_argument("--size", default="1920x1080", help="image size WxH")
+    s.add_argument("--size", help="image size WxH (default 1920x1080; a match 1280x720)")
     s.add_argument("--out", default="out/synth", help="output folder")
     s.add_argument("--name", help="clip name (default: scenario_camera_sSEED)")
     s.add_argument("--chalk-marks", type=int, default=0, help="chalk smudges on the cloth")
     s.add_argument("--rings", type=int, default=0, help="projected rings on the cloth")
     s.add_argument("--quiet", action="store_true", help="no progress bar")
+    s.add_argument("--short", action="store_true",
+                   help="with 'match': the tiny version (frames of a few strokes, 10 s idles)")
+    s.add_argument("--idle", type=float,
+                   help="with 'match': seconds of each idle stretch (default 60; --short 10)")
+    s.add_argument("--players", nargs=2, metavar=("A", "B"),
+                   help="with 'match': the two players (A breaks first)")
     s.set_defaults(func=cmd_synth)
