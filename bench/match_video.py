@@ -111,15 +111,17 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         f"{fig['calls_outside_frames']}. Whole match right: "
         f"{'yes' if fig['match_right'] else 'no'}."]
     read, total = proc.get("video_frames_read"), made.get("video_frames")
-    if read and total and read < total:
+    unseen = [f["frame"] for f in fig.get("frames", []) if not f.get("found")]
+    if read and total and read < total and unseen:
         fps = total / made["duration_s"]
         idles = [s for s in fig.get("idle", []) if s["start_s"] < read / fps]
         lines += ["", f"`process` read {read} of the video's {total} frames: it stopped at "
-                  f"{read / fps:.0f} s, when frame 1 was over (the pipeline leaves its loop at a "
-                  "frame's end), so frames 2 and 3 were not refereed and "
-                  f"{len(idles)} of the {len(fig.get('idle', []))} idle stretches were watched: "
-                  "the idle figure says nothing yet. This is the baseline the frame-after-frame "
-                  "work is judged against."]
+                  f"{read / fps:.0f} s, so frames {', '.join(map(str, unseen))} were not "
+                  f"refereed and {len(idles)} of the {len(fig.get('idle', []))} idle stretches "
+                  "were watched."]
+    elif read and total and read < total:
+        lines += ["", f"`process` read {read} of the video's {total} frames: it stops when the "
+                  "match is over (no next match was set)."]
     return "\n".join(lines) + "\n"
 
 
