@@ -36,12 +36,13 @@ from calibration.camera import CameraModel
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker.perception.detect import CLASSES, BallDetector
-from tracker.perception.learned import LABELS, crops
+from tracker.perception.learned import CLASSIFIER, crops
 from tracker.synth.render import Occluder, Renderer, RenderStyle
 from tracker.synth.video import visible_fraction
 from tracker.synth.world import hand_occluder, player_occluders
 
 log = logging.getLogger("make_ball_crops")
+LABELS = CLASSIFIER.labels
 NONE = LABELS.index("none")
 BALL_IDS = ["white", *[f"red_{i:02d}" for i in range(1, 16)], "yellow", "green", "brown", "blue",
             "pink", "black"]
