@@ -16,19 +16,12 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers import cue_ball_layout, exact_camera_detector
 
-from bench.hard_world import true_profile
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetector
-from tracker.rules.snooker import SnookerRules
+from tracker.perception.detect import CLASSES
 from tracker.synth.randomise import HFOV_DEG, draw, random_camera
 from tracker.synth.render import Renderer, RenderStyle
-
-
-def _layout() -> dict[str, tuple[float, float]]:
-    pos = SnookerRules().setup_positions()
-    pos["white"] = (1000.0, 600.0)
-    return pos
 
 
 @pytest.mark.parametrize("kind", ["overhead", "tv"])
@@ -129,10 +122,8 @@ def test_a_green_close_to_the_cloth_colour_is_found(seed):
     draws without the real faults (no cast shadows: draw 0's one low lamp casts the green's
     shadow where the detector then places it, ``tests/test_synth_faults.py``)."""
     d = draw(seed, "overhead", faults=False)
-    img = Renderer(d.camera, T, d.style).render(_layout())
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
-    det.learn_colours([img])
+    img = Renderer(d.camera, T, d.style).render(cue_ball_layout())
+    det = exact_camera_detector(d.camera, img)
     found = det.detect(img)
     dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
     j = int(np.argmin(dist))
@@ -146,8 +137,7 @@ def test_bare_cloth_gives_no_faint_ball():
     found as balls: ``tests/test_synth_faults.py``)."""
     d = draw(1, "tv", faults=False)
     img = Renderer(d.camera, T, d.style).render({})
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
+    det = exact_camera_detector(d.camera, img, colours=False)
     assert len(det.detect(img)) == 0
 
 
@@ -159,11 +149,9 @@ def test_the_change_gated_search_keeps_faint_balls_apart_from_the_others():
 
     d = draw(33, "overhead", faults=False)
     r = Renderer(d.camera, T, d.style)
-    layout = _layout()
+    layout = cue_ball_layout()
     first = r.render(layout, noise_index=0)
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det = exact_camera_detector(d.camera, first)
     gate = ChangeGatedDetector(det, 25.0)
     gate.detect(first)
     moved = r.render({**layout, "white": (1000.0, 640.0)}, noise_index=0)
