@@ -1,6 +1,7 @@
-"""The same as ``python bench/synth_video.py first-contact [overhead|broadcast] [FRAMES] [SECONDS] [colour|learned|auto]``, kept so
-that the commands quoted in docs/ACCURACY.md still run: that runner holds this measure beside
-the two others that render, referee and compare synthetic clips."""
+"""The same as ``python bench/synth_video.py first-contact [overhead|broadcast] [FRAMES] [SECONDS]
+[colour|learned|auto]``, kept so that the commands quoted in
+docs/ACCURACY.md still run: that runner holds this measure beside the two others that render,
+referee and compare synthetic clips."""
 
 from __future__ import annotations
 
