@@ -115,3 +115,11 @@ def exact_camera_detector(camera, img: np.ndarray, colours: bool = True) -> Ball
     if colours:
         det.learn_colours([img])
     return det
+
+
+def nearest_detection(found: BallDetections, mm: tuple[float, float]) -> tuple[float, str]:
+    """The distance (mm) from the table position ``mm`` to the nearest of the detections
+    ``found`` (at least one), and that detection's colour class."""
+    dist = np.linalg.norm(found.mm - np.asarray(mm, float), axis=1)
+    j = int(np.argmin(dist))
+    return float(dist[j]), CLASSES[int(found.cls[j])]

@@ -16,10 +16,9 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from helpers import cue_ball_layout, exact_camera_detector
+from helpers import cue_ball_layout, exact_camera_detector, nearest_detection
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES
 from tracker.synth.randomise import HFOV_DEG, draw, random_camera
 from tracker.synth.render import Renderer, RenderStyle
 
@@ -124,10 +123,8 @@ def test_a_green_close_to_the_cloth_colour_is_found(seed):
     d = draw(seed, "overhead", faults=False)
     img = Renderer(d.camera, T, d.style).render(cue_ball_layout())
     det = exact_camera_detector(d.camera, img)
-    found = det.detect(img)
-    dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    j = int(np.argmin(dist))
-    assert dist[j] < 12.0 and CLASSES[found.cls[j]] == "green"
+    dist, cls = nearest_detection(det.detect(img), T.spots["green"])
+    assert dist < 12.0 and cls == "green"
     det.params = replace(det.params, faint=replace(det.params.faint, enabled=False))
     assert np.linalg.norm(det.detect(img).mm - np.array(T.spots["green"]), axis=1).min() > 12.0
 
@@ -158,5 +155,5 @@ def test_the_change_gated_search_keeps_faint_balls_apart_from_the_others():
     found = gate.detect(moved)
     assert gate.stats.partial == 1
     assert np.linalg.norm(found.mm - np.array([1000.0, 640.0]), axis=1).min() < 12.0
-    green = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    assert green.min() < 12.0 and CLASSES[found.cls[int(np.argmin(green))]] == "green"
+    dist, cls = nearest_detection(found, T.spots["green"])
+    assert dist < 12.0 and cls == "green"

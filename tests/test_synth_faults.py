@@ -13,11 +13,10 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from helpers import cue_ball_layout, exact_camera_detector
+from helpers import cue_ball_layout, exact_camera_detector, nearest_detection
 
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES
 from tracker.perception.params import DEFAULT as PERCEPTION_DEFAULTS
 from tracker.synth import randomise
 from tracker.synth.randomise import draw
@@ -159,10 +158,8 @@ def test_a_green_beside_its_long_cast_shadow_is_placed_on_the_ball():
     d = draw(0, "overhead", low_contrast=False)
     img = Renderer(d.camera, T, d.style).render(cue_ball_layout())
     det = exact_camera_detector(d.camera, img)
-    found = det.detect(img)
-    dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    j = int(np.argmin(dist))
-    assert dist[j] < 12.0 and CLASSES[found.cls[j]] == "green"
+    dist, cls = nearest_detection(det.detect(img), T.spots["green"])
+    assert dist < 12.0 and cls == "green"
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
@@ -213,5 +210,5 @@ def test_under_blown_highlights_the_cue_ball_still_reads_white():
     img = Renderer(d.camera, T, d.style).render(layout, noise_index=0)
     det = exact_camera_detector(d.camera, img)
     found = det.detect(img)
-    cue = np.linalg.norm(found.mm - np.array(layout["white"]), axis=1)
-    assert cue.min() < 10.0 and CLASSES[found.cls[int(np.argmin(cue))]] == "white"
+    dist, cls = nearest_detection(found, layout["white"])
+    assert dist < 10.0 and cls == "white"
