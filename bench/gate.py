@@ -253,13 +253,11 @@ def profile(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] not in MEASURES:
+    wants_help = any(a in ("-h", "--help") for a in args)
+    if not args or args[0] not in MEASURES or (args[0] == "same-calls" and wants_help):
         print(__doc__)
-        return 0 if args and args[0] in ("-h", "--help") else 2
+        return 0 if wants_help else 2
     if args[0] == "same-calls":
-        if any(a in ("-h", "--help") for a in args[1:]):
-            print(__doc__)
-            return 0
         return same_calls(args[1:])
     return profile(args[1:])
 

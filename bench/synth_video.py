@@ -443,9 +443,9 @@ def hard_world(argv: list[str]) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
-    if not args or args[0] in ("-h", "--help") or args[0] not in MEASURES:
+    if not args or args[0] not in MEASURES or any(a in ("-h", "--help") for a in args):
         print(__doc__)
-        return 0 if args and args[0] in ("-h", "--help") else 2
+        return 0 if any(a in ("-h", "--help") for a in args) else 2
     measure, rest = args[0], args[1:]
     if measure == "first-contact":
         return first_contact(rest)
