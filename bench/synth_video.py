@@ -9,20 +9,23 @@ exact truth of the synthetic world: one runner for the three measures that do th
 same with the same arguments.)
 
 - ``first-contact``: bot frames from the break-off, each with its own seed (0, 1, ...), under a
-  stock camera: first contacts, strokes, calls, cushion
-  contacts, balls called off the table or disturbed where none were. Writes the "First contact
-  from video (CAMERA[, DETECTOR detector])" section of docs/ACCURACY.md and
+  stock camera: first contacts, strokes, calls, cushion contacts, balls called off the table or
+  disturbed where none were. A truth stroke is matched to the first stroke found (in time
+  order) within ``common.MATCH_S`` of its strike. Writes the "First contact from video
+  (CAMERA[, DETECTOR detector])" section of docs/ACCURACY.md and
   docs/metrics-first-contact-CAMERA[-DETECTOR].json.
 - ``hard-world``: bot frames each under its own random camera, cloth, light, graphics and
   players (``tracker/synth/randomise.py``), processed with the true camera and with the
-  automatic calibration. Writes the "Harder synthetic world"
-  section and docs/metrics-hard-world.json (default arguments only).
+  automatic calibration; a truth stroke is matched to the nearest stroke found within
+  ``MATCH_S``. Writes the "Harder synthetic world" section and docs/metrics-hard-world.json
+  (default arguments only; else the figures go to metrics-hard-world.json in the system's
+  temporary folder).
 - ``scenarios``: every scripted referee scenario, its calls compared call by call with the
   referee's on the truth. Writes the "Scripted scenarios from video (CAMERA)" section.
 
 Every clip is made in a temporary folder (25 fps, 1920x1080 for the stock cameras) and
 processed by ``process`` exactly as a user's video, with the operator inputs a referee would
-give; each truth stroke is matched to a stroke found within ``common.MATCH_S`` of its strike.
+give.
 """
 
 from __future__ import annotations
