@@ -52,12 +52,10 @@ class ClassifierParams:
         labels: the classifier's answers: the eight colour classes of
             :data:`tracker.perception.detections.CLASSES`, in their order, then "not a ball"
             (a model trained to other labels is refused).
-        threads: onnxruntime threads (1: the pipeline is one process per camera, its other
-            core decodes).
+        threads: onnxruntime threads (1: the pipeline is one process per camera).
         oblique_ratio: a camera looks at the table at a slant (a TV main camera, where the
             learned judge is the better: docs/PERCEPTION.md) when the apparent ball radius at
-            one end of the table is more than this times the other end's (1.3: 30 %); looking
-            straight down the two are equal to a few per cent ...
+            one end of the table is more than this times the other end's (1.3: 30 %) ...
         oblique_probe_radii: ... measured on the long axis this many ball radii in from each
             end cushion.
 
