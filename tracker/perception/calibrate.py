@@ -21,7 +21,6 @@ from calibration.table import TableGeometry
 from tracker.perception.detect import CLASSES, BallDetector
 
 
-
 @dataclass(frozen=True)
 class BallFinderParams:
     """The calibration's ball finder (:func:`find_colour_balls`).
