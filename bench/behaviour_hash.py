@@ -36,9 +36,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from calibration.table import TableGeometry  # noqa: E402
-from tracker.footage_eval import POOL_TABLE_MM, footage  # noqa: E402
-from tracker.pipeline import RunListener, VideoError, process_video  # noqa: E402
+from bench.common import process_real_clip  # noqa: E402
+from tracker.footage_eval import footage  # noqa: E402
+from tracker.pipeline import RunListener, VideoError  # noqa: E402
 
 QUICK_REAL = ("broadcast-snooker/clips/1.mp4", "broadcast-snooker-more/overhead_morge_exp.mp4",
               "pool/albertomors-8ball/game1_clip1/game1_clip1.mp4")
@@ -120,11 +120,10 @@ def clips(quick: bool) -> list[tuple[str, Path, bool]]:
 
 
 def run_one(path: Path, pool: bool, tmp: Path) -> dict[str, Any]:
-    """The digest of one clip through ``process``."""
+    """The digest of one clip through ``process`` (:func:`bench.common.process_real_clip`)."""
     d = Digest()
-    table = TableGeometry(*POOL_TABLE_MM) if pool else None
     try:
-        process_video(path, tmp, table=table, progress=False, listeners=[d])
+        process_real_clip(path, tmp, pool=pool, listeners=[d])
     except VideoError as exc:
         return {"error": str(exc)}
     return d.result()

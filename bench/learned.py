@@ -8,8 +8,9 @@ Per detector (``colour``; ``learned``: the same candidates judged by the ONNX cr
 - synthetic sample clips (``sample_videos``): balls at rest found, colour errors, detections
   matching no ball (:func:`tracker.evaluate.position_errors`);
 - real footage in ``../shared/footage`` (:mod:`tracker.footage_eval`): broadcast stills counted
-  per colour, overhead lab stills found with the right colour, broadcast clips' pots, the pool
-  clips' labelled boxes (a cross-domain check);
+  per colour, overhead lab stills found with the right colour, the pool clips' labelled boxes (a
+  cross-domain check), all three measured as ``bench/stills.py`` measures them
+  (:func:`bench.stills.measure`, its "all" figures), and the broadcast clips' pots;
 - the TV bot frames (``bench/first_contact.py broadcast 5 90 [colour|learned]``), read from
   their metrics files when present, each with the commit its section in docs/ACCURACY.md names
   (that bench takes ~15 min per detector); the default run is ``auto``, which is ``learned`` on
@@ -23,22 +24,23 @@ of docs/BENCHMARKS.md and docs/metrics-learned.json.
 
 from __future__ import annotations
 
-import datetime
+import argparse
 import json
-import os
-import platform
 import re
-import subprocess
 import sys
 import time
 from pathlib import Path
 
 import numpy as np
 
-from tracker.evaluate import SAMPLES, position_errors, replace_section
-
 ROOT = Path(__file__).resolve().parents[1]
-DETECTORS = ("colour", "learned", "auto")
+sys.path.insert(0, str(ROOT))
+
+from bench.common import measured  # noqa: E402
+from bench.runinfo import run_info  # noqa: E402
+from tracker.evaluate import SAMPLES, position_errors, replace_section  # noqa: E402
+from tracker.perception.learned import DETECTORS  # noqa: E402
+
 TIMED = ("colour", "learned")
 
 
@@ -94,21 +96,20 @@ def synthetic() -> dict[str, dict[str, dict]]:
 
 
 def real() -> dict[str, dict[str, dict]] | None:
-    """The real footage measures, per detector (None without ../shared/footage)."""
-    from tracker.footage_eval import (
-        broadcast_clips,
-        broadcast_stills,
-        footage,
-        lab_stills,
-        pool_boxes,
-    )
+    """The real footage measures, per detector (None without ../shared/footage): the stills
+    as ``bench/stills.py`` measures them (both splits together), the broadcast clips' pots."""
+    from bench.stills import measure
+    from tracker.footage_eval import broadcast_clips, footage
 
     if footage() is None:
         return None
     out: dict[str, dict[str, dict]] = {}
     for k in DETECTORS:
-        out[k] = {"stills": broadcast_stills(detector=k), "lab": lab_stills(detector=k),
-                  "clips": broadcast_clips(detector=k), "pool": pool_boxes(detector=k)}
+        m = measure(k)
+        out[k] = {"stills": m["broadcast"]["all"],
+                  "lab": {s: v["all"] for s, v in m["lab"].items()},
+                  "clips": broadcast_clips(detector=k),
+                  "pool": m["pool_boxes"]["all"] if m["pool_boxes"] else None}
     return out
 
 
@@ -149,19 +150,19 @@ def _pct(a: int, b: int, digits: int = 1) -> str:
     return f"{a} of {b} ({a / max(1, b):.{digits}%})"
 
 
-def main() -> None:
-    skip_real = "--skip-real" in sys.argv
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--skip-real", action="store_true", help="leave out ../shared/footage")
+    skip_real = ap.parse_args(argv).skip_real
     t0 = time.perf_counter()
     sp = speed()
     syn = synthetic()
     rl = None if skip_real else real()
     tv_auto = sp["broadcast_pots"]["auto_is"]
     fc = {k: _first_contact(k, tv_auto) for k in DETECTORS}
-    took = time.perf_counter() - t0
-    head = (f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
-            f"commit `{commit}`, by `python bench/learned.py` ({took:.0f} s).")
+    run = run_info("python bench/learned.py" + (" --skip-real" if skip_real else ""),
+                   time.perf_counter() - t0)
+    head = measured(run)
     rows = []
 
     def row(what: str, vals: dict[str, str], better: str) -> None:
@@ -225,8 +226,8 @@ def main() -> None:
              "| measure | colour | learned | auto | better (colour vs learned) |", "|---|---|---|---|---|", *rows, ""]
     replace_section(ROOT / "docs" / "ACCURACY.md", "Detectors side by side", "\n".join(lines) + "\n")
     sl = ["## Detector speed", "",
-          f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
-          f"commit `{commit}`, by `python bench/learned.py`: `detect` per 1080p frame, both "
+          measured({k: v for k, v in run.items() if k != "seconds"})[:-1] + ": `detect` per "
+          "1080p frame, both "
           "detectors interleaved frame by frame on the same frames in one run (ratios are the "
           "comparable figure on this shared machine).", "",
           "| clip | frames | candidates per frame | colour (ms/frame) | learned (ms/frame) | learned / colour | auto is |",

@@ -67,7 +67,7 @@ def place_green(c: dict[str, Any], disc_fit: bool) -> dict[str, Any]:
     cloth the ball makes (under LOW_CONTRAST_SHARE: a low-contrast ball)."""
     from dataclasses import replace
 
-    from bench.hard_world import true_profile
+    from bench.common import true_profile
     from calibration.table import STANDARD_TABLE as T
     from tracker.perception import judge, missing
     from tracker.perception import params as P

@@ -1,30 +1,29 @@
-"""Perception accuracy and pipeline speed on the bundled synthetic clips.
+"""Perception accuracy on the bundled synthetic clips.
 
     .venv/bin/python bench/perception.py
 
-Accuracy (docs/ACCURACY.md, "Perception"): ball positions at rest against the exact ground
-truth, colour swaps, pots (pocket right, false pots), first contacts, final scores.
-Speed (docs/BENCHMARKS.md, "Pipeline speed"): frames per second of the whole pipeline and of
-each stage on the 1080p overhead clip, beside the decode-only rate of the same file.
+Accuracy (docs/ACCURACY.md, "Perception"; docs/metrics-perception.json): ball positions at rest
+against the exact ground truth, colour swaps, pots (pocket right, false pots), first contacts,
+final scores. The speed of the pipeline and of each stage against the decode-only rate is
+``bench/pipeline_speed.py``'s (docs/BENCHMARKS.md, "Pipeline speed"; this bench wrote a
+"Pipeline stages" table of its own until both were made one).
 """
 
 from __future__ import annotations
 
-import datetime
+import argparse
 import json
-import os
-import platform
-import subprocess
-import time
+import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 
-from tracker.evaluate import call_outcome, position_errors, replace_section
-
 ROOT = Path(__file__).resolve().parents[1]
-SAMPLES = ROOT / "sample_videos"
+sys.path.insert(0, str(ROOT))
+
+from bench.common import measured  # noqa: E402
+from bench.runinfo import run_info  # noqa: E402
+from tracker.evaluate import call_outcome, position_errors, replace_section  # noqa: E402
 
 
 def positions(name: str) -> dict:
@@ -35,22 +34,9 @@ def positions(name: str) -> dict:
             "colour_errors": r["colour_errors"], "unmatched_detections": r["unmatched_detections"]}
 
 
-def decode_only(path: Path) -> float:
-    cap = cv2.VideoCapture(str(path))
-    n, t0 = 0, time.perf_counter()
-    while True:
-        ok, _ = cap.read()
-        if not ok:
-            break
-        n += 1
-    return n / (time.perf_counter() - t0)
-
-
-def main() -> None:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
-                            text=True).stdout.strip()
-    head = (f"Measured {datetime.date.today()} on {platform.machine()} with {os.cpu_count()} cores, "
-            f"commit `{commit}`, by `python bench/perception.py`.")
+def main(argv: list[str] | None = None) -> None:
+    argparse.ArgumentParser(description=__doc__.split("\n")[0]).parse_args(argv)
+    head = measured(run_info("python bench/perception.py"))
     clips = ["overhead_frame", "overhead_miss", "overhead_free_ball", "broadcast_pots"]
     pos = {c: positions(c) for c in clips}
     cl = {c: call_outcome(c) for c in clips}
@@ -77,24 +63,10 @@ def main() -> None:
                      f"{' (exact)' if r['exact'] else ''} |")
     acc = "\n".join(lines) + "\n"
     replace_section(ROOT / "docs" / "ACCURACY.md", "Perception", acc)
-    dec = decode_only(SAMPLES / "overhead_frame.mp4")
-    f = cl["overhead_frame"]["fps"]
-    sp = ["## Pipeline stages", "", head, "",
-          "1080p overhead clip `sample_videos/overhead_frame.mp4` (1315 frames, H.264), one "
-          "process; each stage's rate is frames over the seconds spent in it (the whole "
-          "pipeline's wall-clock rate against decoding: \"Pipeline speed\", "
-          "`bench/pipeline_speed.py`):", "",
-          "| stage | frames per second |", "|---|---|",
-          f"| decode only (the physical limit) | {dec:.0f} |"]
-    for k in ("decode", "monitor", "detect", "track", "events", "referee"):
-        sp.append(f"| {k} (within the pipeline) | {f[k]:.0f} |")
-    sp.append(f"| sum of the stages | {f['total']:.0f} |")
-    replace_section(ROOT / "docs" / "BENCHMARKS.md", "Pipeline stages", "\n".join(sp) + "\n")
     print(acc)
-    print("\n".join(sp))
     (ROOT / "docs" / "metrics-perception.json").write_text(json.dumps({"positions": pos, "calls": {
-        c: {k: v for k, v in r.items() if k != "fps"} for c, r in cl.items()},
-        "speed_fps": {"decode_only": dec, **f}}, indent=1, default=float))
+        c: {k: v for k, v in r.items() if k != "fps"} for c, r in cl.items()}}, indent=1,
+        default=float))
 
 
 if __name__ == "__main__":

@@ -36,6 +36,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import decode_only, operator_inputs  # noqa: E402
+from bench.runinfo import run_info  # noqa: E402
+
 _CHILD = r"""
 import json, sys, time
 from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
@@ -54,22 +57,9 @@ print(json.dumps({"frames": res.times.frames, "loop_s": t1 - first[0], "startup_
 """
 
 
-def decode_only(path: Path) -> tuple[int, float, float]:
-    """Frames, wall-clock seconds and CPU seconds (this process, all threads) to decode the
-    whole file with OpenCV."""
-    import cv2
-
-    cap = cv2.VideoCapture(str(path))
-    n, t0, c0 = 0, time.perf_counter(), time.process_time()
-    while cap.read()[0]:
-        n += 1
-    return n, time.perf_counter() - t0, time.process_time() - c0
-
-
 def pipeline(path: Path, **kw) -> dict:
-    from tracker.pipeline import RunListener, inputs_from_log, process_video, spoken_from_log
+    from tracker.pipeline import RunListener, process_video
 
-    log = path.with_suffix(".log.jsonl")
     first: list[float] = []
     runs: list = []
 
@@ -83,9 +73,8 @@ def pipeline(path: Path, **kw) -> dict:
     first_cpu: list[float] = []
     t0 = time.perf_counter()
     cpu0 = time.process_time()
-    res = process_video(path, None, players=("Ann", "Bob"), progress=False,
-                        inputs=inputs_from_log(log), spoken=spoken_from_log(log), listeners=[L()],
-                        **kw)
+    res = process_video(path, None, players=("Ann", "Bob"), progress=False, listeners=[L()],
+                        **operator_inputs(path.with_suffix(".log.jsonl")), **kw)
     t1 = time.perf_counter()
     run = runs[0]
     st = res.times
@@ -99,7 +88,7 @@ def pipeline(path: Path, **kw) -> dict:
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--video", default=str(ROOT / "sample_videos" / "overhead_frame.mp4"))
     ap.add_argument("--baseline", help="a checkout of an older commit to measure too")
     ap.add_argument("--runs", type=int, default=3, help="runs of the pipeline as it is")
@@ -130,8 +119,7 @@ def main() -> int:
     def fps(r: dict) -> float:
         return (r["frames"] - 1) / r["loop_s"]
 
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
+    commit = run_info("")["commit"]
     base_commit = ""
     if a.baseline:
         base_commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=a.baseline,

@@ -34,11 +34,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.common import process_real_clip  # noqa: E402
 from bench.runinfo import run_info  # noqa: E402
-from calibration.table import TableGeometry  # noqa: E402
 from tracker import balls as B  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
-from tracker.footage_eval import POOL_TABLE_MM, footage  # noqa: E402
+from tracker.footage_eval import footage  # noqa: E402
 from tracker.footage_split import load_split, split_of  # noqa: E402
 
 LABELS = ROOT / "bench" / "labels" / "real_clips.json"
@@ -83,13 +83,12 @@ def _colour(ball: str) -> str:
 
 
 def run_clip(group: str, path: Path, out_dir: Path) -> dict[str, Any]:
-    """``process`` on one clip; what it called."""
-    from tracker.pipeline import VideoError, process_video
+    """``process`` on one clip (:func:`bench.common.process_real_clip`); what it called."""
+    from tracker.pipeline import VideoError
 
-    table = TableGeometry(*POOL_TABLE_MM) if group == "pool" else None
     t0 = time.perf_counter()
     try:
-        res = process_video(path, out_dir, table=table, progress=False)
+        res = process_real_clip(path, out_dir, pool=group == "pool")
     except VideoError as exc:
         return {"error": str(exc), "seconds": time.perf_counter() - t0}
     pots, in_off = [], 0

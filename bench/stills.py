@@ -136,6 +136,9 @@ def section(m: dict[str, Any], run: dict[str, str]) -> str:
 
 def main(argv: list[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
+    if any(a in ("-h", "--help") for a in args):
+        print(__doc__)
+        return 0
     write = "--write-doc" in args
     kinds = [a for a in args if a != "--write-doc"] or ["auto"]
     if footage() is None:

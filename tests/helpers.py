@@ -1,4 +1,5 @@
-"""Builders for tests: states and shots in a few words, detections at table positions."""
+"""Builders for tests: states and shots in a few words, detections at table positions, a
+detector looking through the exact camera of a rendered picture."""
 
 from __future__ import annotations
 
@@ -6,10 +7,13 @@ from dataclasses import replace
 
 import numpy as np
 
+from bench.common import true_profile
+from calibration.table import STANDARD_TABLE
 from tracker import balls as B
-from tracker.perception.detect import CLASSES, BallDetections
+from tracker.perception.detect import CLASSES, BallDetections, BallDetector
 from tracker.records.shot import Event, EventType, OperatorFoul, OperatorJudgement, Shot
 from tracker.rules.registry import get_ruleset
+from tracker.rules.snooker import SnookerRules
 from tracker.rules.state import FrameState, Phase
 
 PLAYERS = ("A", "B")
@@ -92,3 +96,30 @@ def detections_at(points: dict[str, tuple[float, float]]) -> BallDetections:
     n = len(names)
     return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), np.eye(8)[cls],
                           np.full(n, 1.0))
+
+
+def cue_ball_layout() -> dict[str, tuple[float, float]]:
+    """The snooker set-up (the colours on their spots, the reds racked) with the cue ball at
+    (1000, 600) mm."""
+    pos = SnookerRules().setup_positions()
+    pos["white"] = (1000.0, 600.0)
+    return pos
+
+
+def exact_camera_detector(camera, img: np.ndarray, colours: bool = True) -> BallDetector:
+    """A colour detector looking through ``camera``, the exact camera the picture ``img`` (BGR)
+    was rendered with (:func:`bench.common.true_profile`, the standard table), the cloth
+    learned from ``img`` and, with ``colours``, the colours too."""
+    det = BallDetector(true_profile(camera, STANDARD_TABLE))
+    det.learn_cloth(img)
+    if colours:
+        det.learn_colours([img])
+    return det
+
+
+def nearest_detection(found: BallDetections, mm: tuple[float, float]) -> tuple[float, str]:
+    """The distance (mm) from the table position ``mm`` to the nearest of the detections
+    ``found`` (at least one), and that detection's colour class."""
+    dist = np.linalg.norm(found.mm - np.asarray(mm, float), axis=1)
+    j = int(np.argmin(dist))
+    return float(dist[j]), CLASSES[int(found.cls[j])]

@@ -7,7 +7,7 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-from bench.hard_world import true_profile
+from bench.common import true_profile
 from calibration.table import STANDARD_TABLE as T
 from tracker.perception import colour as D
 from tracker.perception.detect import CLASSES, BallDetector

@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import cv2
 import numpy as np
 
-from bench.hard_world import true_profile
+from bench.common import true_profile
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
 from calibration.table import TableGeometry

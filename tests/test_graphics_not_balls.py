@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 import pytest
 
-from bench.hard_world import true_profile
+from bench.common import true_profile
 from calibration.table import STANDARD_TABLE as T
 from tracker.perception import params as P
 from tracker.perception.detect import CLASSES, BallDetector

@@ -16,19 +16,11 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
+from helpers import cue_ball_layout, exact_camera_detector, nearest_detection
 
-from bench.hard_world import true_profile
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetector
-from tracker.rules.snooker import SnookerRules
 from tracker.synth.randomise import HFOV_DEG, draw, random_camera
 from tracker.synth.render import Renderer, RenderStyle
-
-
-def _layout() -> dict[str, tuple[float, float]]:
-    pos = SnookerRules().setup_positions()
-    pos["white"] = (1000.0, 600.0)
-    return pos
 
 
 @pytest.mark.parametrize("kind", ["overhead", "tv"])
@@ -129,14 +121,10 @@ def test_a_green_close_to_the_cloth_colour_is_found(seed):
     draws without the real faults (no cast shadows: draw 0's one low lamp casts the green's
     shadow where the detector then places it, ``tests/test_synth_faults.py``)."""
     d = draw(seed, "overhead", faults=False)
-    img = Renderer(d.camera, T, d.style).render(_layout())
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
-    det.learn_colours([img])
-    found = det.detect(img)
-    dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    j = int(np.argmin(dist))
-    assert dist[j] < 12.0 and CLASSES[found.cls[j]] == "green"
+    img = Renderer(d.camera, T, d.style).render(cue_ball_layout())
+    det = exact_camera_detector(d.camera, img)
+    dist, cls = nearest_detection(det.detect(img), T.spots["green"])
+    assert dist < 12.0 and cls == "green"
     det.params = replace(det.params, faint=replace(det.params.faint, enabled=False))
     assert np.linalg.norm(det.detect(img).mm - np.array(T.spots["green"]), axis=1).min() > 12.0
 
@@ -146,8 +134,7 @@ def test_bare_cloth_gives_no_faint_ball():
     found as balls: ``tests/test_synth_faults.py``)."""
     d = draw(1, "tv", faults=False)
     img = Renderer(d.camera, T, d.style).render({})
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
+    det = exact_camera_detector(d.camera, img, colours=False)
     assert len(det.detect(img)) == 0
 
 
@@ -159,16 +146,14 @@ def test_the_change_gated_search_keeps_faint_balls_apart_from_the_others():
 
     d = draw(33, "overhead", faults=False)
     r = Renderer(d.camera, T, d.style)
-    layout = _layout()
+    layout = cue_ball_layout()
     first = r.render(layout, noise_index=0)
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det = exact_camera_detector(d.camera, first)
     gate = ChangeGatedDetector(det, 25.0)
     gate.detect(first)
     moved = r.render({**layout, "white": (1000.0, 640.0)}, noise_index=0)
     found = gate.detect(moved)
     assert gate.stats.partial == 1
     assert np.linalg.norm(found.mm - np.array([1000.0, 640.0]), axis=1).min() < 12.0
-    green = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    assert green.min() < 12.0 and CLASSES[found.cls[int(np.argmin(green))]] == "green"
+    dist, cls = nearest_detection(found, T.spots["green"])
+    assert dist < 12.0 and cls == "green"

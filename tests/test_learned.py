@@ -28,8 +28,8 @@ def test_crops_are_centred_and_scaled_by_the_ball_radius():
 
     cv2.circle(img, (150, 80), 10, (0, 0, 255), -1)  # a red disc of radius 10 px
     c = learned.crops(img, np.array([[150.0, 80.0], [60.0, 150.0]]), np.array([10.0, 10.0]))
-    assert c.shape == (2, learned.CROP_SIZE, learned.CROP_SIZE, 3)
-    s = learned.CROP_SIZE
+    assert c.shape == (2, learned.CLASSIFIER.crop_size, learned.CLASSIFIER.crop_size, 3)
+    s = learned.CLASSIFIER.crop_size
     # the disc fills the middle half of the crop (4 radii across): red at the centre, black
     # at the corners; a crop elsewhere has no red at all
     assert c[0, s // 2, s // 2, 2] > 200 and c[0, 0, 0].max() == 0

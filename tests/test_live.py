@@ -7,13 +7,14 @@ import os
 import subprocess
 import sys
 import threading
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
 import numpy as np
 import pytest
 
-from tracker.live import HARD_LAG_S, MAX_LAG_S, may_skip
+from tracker.live import FEED, may_skip
 from tracker.perception.track import TableState
 from tracker.pipeline import process_video
 from tracker.sources import Frame, FrameSource, RawPipeSource, SourceEnd
@@ -40,13 +41,13 @@ def _state(pos, moving=()):
 
 def test_skipping_policy_never_skips_moving_balls_or_a_cue_ball_by_another():
     apart = {"white": (300.0, 300.0), "red_1": (900.0, 1800.0)}
-    assert may_skip(_state(apart), MAX_LAG_S / 2) == (False, False)  # not behind
-    assert may_skip(_state(apart), MAX_LAG_S * 2) == (True, False)
-    assert may_skip(None, MAX_LAG_S * 2) == (False, False)  # not started
+    assert may_skip(_state(apart), FEED.max_lag_s / 2) == (False, False)  # not behind
+    assert may_skip(_state(apart), FEED.max_lag_s * 2) == (True, False)
+    assert may_skip(None, FEED.max_lag_s * 2) == (False, False)  # not started
     near = {"white": (300.0, 300.0), "red_1": (340.0, 320.0)}
-    assert may_skip(_state(near), MAX_LAG_S * 2) == (False, False)  # it may be struck
-    assert may_skip(_state(apart, ["red_1"]), MAX_LAG_S * 2) == (False, False)
-    assert may_skip(_state(apart, ["red_1"]), HARD_LAG_S * 2) == (True, True)  # counted as forced
+    assert may_skip(_state(near), FEED.max_lag_s * 2) == (False, False)  # it may be struck
+    assert may_skip(_state(apart, ["red_1"]), FEED.max_lag_s * 2) == (False, False)
+    assert may_skip(_state(apart, ["red_1"]), FEED.hard_lag_s * 2) == (True, True)  # counted as forced
 
 
 class _GappySource(FrameSource):
@@ -127,7 +128,7 @@ def test_a_dropped_stream_is_opened_again_and_the_gap_carried(monkeypatch):
 
     caps = iter([_FakeCap(3), None, _FakeCap(2)])  # drops after 3 frames, one failed re-open
     monkeypatch.setattr(sources.CaptureSource, "_open", lambda self: next(caps, None))
-    monkeypatch.setattr(sources, "RECONNECT_EVERY_S", 0.05)
+    monkeypatch.setattr(sources, "SOURCES", replace(sources.SOURCES, reconnect_every_s=0.05))
     src = sources.CaptureSource("rtsp://camera.invalid/stream", give_up_s=1.0)
     got = list(src)
     assert len(got) == 5 and [f.gap_s > 0 for f in got] == [False] * 3 + [True, False]
@@ -168,7 +169,7 @@ def test_work_ahead_hands_over_every_result_in_order_and_raises_the_workers_erro
 
 
 def test_work_ahead_stops_when_asked_without_reading_the_rest():
-    from tracker.live import PREFETCH_FRAMES, WorkAhead
+    from tracker.live import FEED, WorkAhead
 
     read = []
 
@@ -181,4 +182,4 @@ def test_work_ahead_stops_when_asked_without_reading_the_rest():
     it = iter(ahead)
     assert next(it)[0] == 0
     ahead.stop()
-    assert not ahead._thread.is_alive() and len(read) <= PREFETCH_FRAMES + 3
+    assert not ahead._thread.is_alive() and len(read) <= FEED.prefetch_frames + 3

@@ -211,8 +211,6 @@ def test_two_highlights_under_a_radius_apart_stay_two_balls():
 class _Network:
     """A stand-in for the crop classifier: the same nine probabilities at every point."""
 
-    max_none = 0.5
-
     def __init__(self, p9: list[float]):
         self.p9 = np.array(p9, np.float32) / sum(p9)
 
@@ -221,7 +219,7 @@ class _Network:
 
 
 @pytest.mark.parametrize("p9, split_kept", [
-    # a grey head's circle: "not a ball" its likeliest answer, though under MAX_NONE
+    # a grey head's circle: "not a ball" its likeliest answer, though under LearnedParams.max_none
     ([0.2, 0.04, 0.02, 0.03, 0.15, 0.06, 0.04, 0.01, 0.45], False),
     # a ball of a pack, half hidden: "not a ball" likely, red likelier
     ([0.02, 0.5, 0.02, 0.02, 0.02, 0.02, 0.02, 0.02, 0.36], True),

@@ -13,25 +13,17 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from helpers import cue_ball_layout, exact_camera_detector, nearest_detection
 
-from bench.hard_world import true_profile
 from calibration.camera import CameraModel
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detect import CLASSES, BallDetector
 from tracker.perception.params import DEFAULT as PERCEPTION_DEFAULTS
-from tracker.rules.snooker import SnookerRules
 from tracker.synth import randomise
 from tracker.synth.randomise import draw
 from tracker.synth.render import Renderer, RenderStyle
 from tracker.synth.shadows import darkening
 
 R = T.ball_radius
-
-
-def _layout() -> dict[str, tuple[float, float]]:
-    pos = SnookerRules().setup_positions()
-    pos["white"] = (1000.0, 600.0)
-    return pos
 
 
 # ---------------------------------------------------------------------- the shadows
@@ -86,9 +78,9 @@ def test_stock_styles_have_no_cast_shadows_and_render_as_before():
     the same whatever its shadow softness and greyness (the shadow code is not run), and the
     stock colours stay when no ball colour is replaced."""
     cam = CameraModel.overhead(T.length, T.width, image_size=(640, 360))
-    base = Renderer(cam, T, RenderStyle(seed=2)).render(_layout())
+    base = Renderer(cam, T, RenderStyle(seed=2)).render(cue_ball_layout())
     other = Renderer(cam, T, RenderStyle(seed=2, lamp_size_mm=900.0, shadow_grey=1.0, ball_rgb=())
-                     ).render(_layout())
+                     ).render(cue_ball_layout())
     assert np.array_equal(base, other)
     assert RenderStyle().cast_shadow == 0.0
 
@@ -164,14 +156,10 @@ def test_a_green_beside_its_long_cast_shadow_is_placed_on_the_ball():
     strength. Marked as expected to fail (strict: it fails the run once the detector places
     the green right, so the mark is then taken off)."""
     d = draw(0, "overhead", low_contrast=False)
-    img = Renderer(d.camera, T, d.style).render(_layout())
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
-    det.learn_colours([img])
-    found = det.detect(img)
-    dist = np.linalg.norm(found.mm - np.array(T.spots["green"]), axis=1)
-    j = int(np.argmin(dist))
-    assert dist[j] < 12.0 and CLASSES[found.cls[j]] == "green"
+    img = Renderer(d.camera, T, d.style).render(cue_ball_layout())
+    det = exact_camera_detector(d.camera, img)
+    dist, cls = nearest_detection(det.detect(img), T.spots["green"])
+    assert dist < 12.0 and cls == "green"
 
 
 @pytest.mark.xfail(strict=True, raises=AssertionError,
@@ -185,8 +173,7 @@ def test_projected_rings_seen_from_a_tv_angle_are_no_balls():
     d = draw(1, "tv")
     assert d.style.projected_rings > 0
     img = Renderer(d.camera, T, d.style).render({})
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
+    det = exact_camera_detector(d.camera, img, colours=False)
     assert len(det.detect(img)) == 0
 
 
@@ -219,11 +206,9 @@ def test_under_blown_highlights_the_cue_ball_still_reads_white():
     on the draw without the faults). Expected to fail (strict) until it reads white."""
     d = draw(5, "overhead")
     assert d.style.specular > 2.0
-    layout = _layout()
+    layout = cue_ball_layout()
     img = Renderer(d.camera, T, d.style).render(layout, noise_index=0)
-    det = BallDetector(true_profile(d.camera, T))
-    det.learn_cloth(img)
-    det.learn_colours([img])
+    det = exact_camera_detector(d.camera, img)
     found = det.detect(img)
-    cue = np.linalg.norm(found.mm - np.array(layout["white"]), axis=1)
-    assert cue.min() < 10.0 and CLASSES[found.cls[int(np.argmin(cue))]] == "white"
+    dist, cls = nearest_detection(found, layout["white"])
+    assert dist < 10.0 and cls == "white"

@@ -6,9 +6,9 @@ the source as frames come (no backlog builds up inside the camera, the socket or
 and stamps each frame's arrival.
 
 Skipping (live only): the pipeline drops a frame that has waited longer than
-:data:`MAX_LAG_S` when :func:`may_skip` allows it: no ball is moving and the cue ball stands
-clear of every other ball (:data:`CLEAR_MM`), so that a strike and its first contact are
-never skipped; while balls move it never skips, unless the wait passes :data:`HARD_LAG_S`
+``FeedParams.max_lag_s`` when :func:`may_skip` allows it: no ball is moving and the cue ball
+stands clear of every other ball (``clear_mm``), so that a strike and its first contact are
+never skipped; while balls move it never skips, unless the wait passes ``hard_lag_s``
 (counted apart: "forced"). Skips are counted and said in the log and the summary.
 """
 
@@ -19,6 +19,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -26,50 +27,69 @@ import numpy as np
 from tracker import balls as B
 from tracker.sources import Frame, FrameSource
 
-#: A live frame that has waited longer than this (s) may be skipped (see :func:`may_skip`).
-MAX_LAG_S = 0.2
-#: ... and is skipped whatever the table shows past this (s): the pipeline cannot keep up.
-HARD_LAG_S = 2.0
-#: No skipping while the cue ball stands within this of another ball (mm): it may be struck.
-CLEAR_MM = 150.0
-#: Frames decoded ahead of the pipeline at least (files; a source of unknown frame size).
-PREFETCH_FRAMES = 8
-#: Decoded frames (bytes of picture) a file's pipeline may hold ready ahead of its own thread,
-#: in each of its two queues (the decoder's, :class:`FrameFeed`, and the view monitor's,
-#: :class:`WorkAhead`): a cheap stretch of the video (balls at rest: 0.2 ms a frame) then runs
-#: on frames decoded during a dear one (a break-off, a full search: 30 ms a frame) instead of
-#: waiting on the decoder, so both cores stay busy. 320 MiB: 54 frames at 1080p (BGR, 6.2 MB
-#: each), 13 at 4K ...
-LOOK_AHEAD_BYTES = 320 * 2**20
-#: ... but never more frames than this in a queue (nor fewer than :data:`PREFETCH_FRAMES`):
-#: at 1080p the two queues hold at most 96 frames, about 600 MB.
-LOOK_AHEAD_MAX_FRAMES = 48
-#: Cores a file's decoder thread leaves to the rest of the pipeline (the pipeline's own
-#: thread, detection and tracking): the decoder gets the others, at least one thread. On two
-#: cores FFmpeg's default (a thread per core) spends about an eighth more CPU per frame than
-#: one thread does, and takes the core detection needs.
-CORES_LEFT_BY_DECODER = 1
-#: Frames held at most for a pipeline that is behind (live); older ones are dropped.
-MAX_QUEUED_FRAMES = 64
+
+@dataclass(frozen=True)
+class FeedParams:
+    """Reading ahead and keeping up (:class:`FrameFeed`, :class:`WorkAhead`, :func:`may_skip`).
+
+    Attributes:
+        max_lag_s: a live frame that has waited longer than this (s) may be skipped (see
+            :func:`may_skip`) ...
+        hard_lag_s: ... and is skipped whatever the table shows past this (s): the pipeline
+            cannot keep up.
+        clear_mm: no skipping while the cue ball stands within this of another ball (mm): it
+            may be struck.
+        prefetch_frames: frames decoded ahead of the pipeline at least (files; a source of
+            unknown frame size), and the view monitor's lead (:class:`WorkAhead`).
+        look_ahead_bytes: decoded frames (bytes of picture) a file's pipeline may hold ready
+            ahead of its own thread, in each of its two queues (the decoder's,
+            :class:`FrameFeed`, and the view monitor's, :class:`WorkAhead`): a cheap stretch of
+            the video (balls at rest: 0.2 ms a frame) then runs on frames decoded during a
+            dear one (a break-off, a full search: 30 ms a frame) instead of waiting on the
+            decoder, so both cores stay busy. 320 MiB: 54 frames at 1080p (BGR, 6.2 MB each),
+            13 at 4K ...
+        look_ahead_max_frames: ... but never more frames than this in a queue (nor fewer than
+            ``prefetch_frames``): at 1080p the two queues hold at most 96 frames, about 600 MB.
+        cores_left_by_decoder: cores a file's decoder thread leaves to the rest of the
+            pipeline (the pipeline's own thread, detection and tracking): the decoder gets the
+            others, at least one thread. On two cores FFmpeg's default (a thread per core)
+            spends about an eighth more CPU per frame than one thread does, and takes the core
+            detection needs.
+        max_queued_frames: frames held at most for a pipeline that is behind (live); older
+            ones are dropped.
+    """
+
+    max_lag_s: float = 0.2
+    hard_lag_s: float = 2.0
+    clear_mm: float = 150.0
+    prefetch_frames: int = 8
+    look_ahead_bytes: int = 320 * 2**20
+    look_ahead_max_frames: int = 48
+    cores_left_by_decoder: int = 1
+    max_queued_frames: int = 64
+
+
+#: How frames are read ahead and live frames kept up with.
+FEED = FeedParams()
 
 
 def look_ahead_frames(frame_bytes: int) -> int:
     """How many frames of ``frame_bytes`` bytes each a file's pipeline holds ready ahead of
-    its own thread (:data:`LOOK_AHEAD_BYTES`, within :data:`PREFETCH_FRAMES` ..
-    :data:`LOOK_AHEAD_MAX_FRAMES`)."""
-    fit = LOOK_AHEAD_BYTES // max(1, int(frame_bytes))
-    return int(min(LOOK_AHEAD_MAX_FRAMES, max(PREFETCH_FRAMES, fit)))
+    its own thread (``FeedParams.look_ahead_bytes``, within ``prefetch_frames`` ..
+    ``look_ahead_max_frames``)."""
+    fit = FEED.look_ahead_bytes // max(1, int(frame_bytes))
+    return int(min(FEED.look_ahead_max_frames, max(FEED.prefetch_frames, fit)))
 
 
 def decode_threads() -> int:
     """Decoder threads for a file decoded on a thread of its own beside the pipeline."""
-    return max(1, (os.cpu_count() or 1) - CORES_LEFT_BY_DECODER)
+    return max(1, (os.cpu_count() or 1) - FEED.cores_left_by_decoder)
 
 
 class FrameFeed:
     """Reads a source on its own thread (see the module docstring). Iterate it for frames;
     ``dropped`` counts frames a live source gave that were dropped because the pipeline held
-    :data:`MAX_QUEUED_FRAMES` already."""
+    ``FeedParams.max_queued_frames`` already."""
 
     _END = object()
 
@@ -78,7 +98,7 @@ class FrameFeed:
         self.live = source.live
         self.dropped = 0
         size = getattr(source, "size", None)
-        depth = look_ahead_frames(size[0] * size[1] * 3) if size else PREFETCH_FRAMES
+        depth = look_ahead_frames(size[0] * size[1] * 3) if size else FEED.prefetch_frames
         self._q: queue.Queue = queue.Queue(maxsize=0 if self.live else depth)
         self._error: BaseException | None = None
         self._halt = threading.Event()
@@ -98,7 +118,7 @@ class FrameFeed:
                     break
                 if self.live:
                     self._q.put(f)
-                    while self._q.qsize() > MAX_QUEUED_FRAMES:
+                    while self._q.qsize() > FEED.max_queued_frames:
                         try:
                             self._q.get_nowait()
                             self.dropped += 1
@@ -166,7 +186,7 @@ class FrameFeed:
 
 class WorkAhead:
     """Runs ``work`` on each item of ``items`` on a thread of its own, up to ``depth`` items
-    (default :data:`PREFETCH_FRAMES`) ahead of the consumer; iterate it for ``(item, result,
+    (default ``FeedParams.prefetch_frames``) ahead of the consumer; iterate it for ``(item, result,
     seconds of work)`` in order. The pipeline's view monitor runs so on a file's frames: its
     checks of the picture (a cut, the table's outline) need only the frame, so they take a
     core while detection takes the other. An error in ``work`` or in ``items`` is raised to
@@ -177,7 +197,7 @@ class WorkAhead:
     def __init__(self, items: Iterator[Any], work: Callable[[Any], Any],
                  depth: int | None = None):
         self._items, self._work = items, work
-        self._q: queue.Queue = queue.Queue(maxsize=depth or PREFETCH_FRAMES)
+        self._q: queue.Queue = queue.Queue(maxsize=depth or FEED.prefetch_frames)
         self._error: BaseException | None = None
         self._halt = threading.Event()
         self._thread = threading.Thread(target=self._run, name="work-ahead", daemon=True)
@@ -227,10 +247,10 @@ class WorkAhead:
 def may_skip(state, lag_s: float) -> tuple[bool, bool]:
     """Whether a live frame that waited ``lag_s`` seconds may be skipped, given the last
     tracked :class:`TableState` (None: not yet). Returns (skip, forced): ``forced`` when balls
-    were moving but the wait passed :data:`HARD_LAG_S`."""
-    if lag_s <= MAX_LAG_S or state is None:
+    were moving but the wait passed ``FeedParams.hard_lag_s``."""
+    if lag_s <= FEED.max_lag_s or state is None:
         return False, False
-    if lag_s > HARD_LAG_S:
+    if lag_s > FEED.hard_lag_s:
         return True, bool(state.moving)
     if state.moving:
         return False, False
@@ -238,6 +258,6 @@ def may_skip(state, lag_s: float) -> tuple[bool, bool]:
     if white is not None:
         w = np.asarray(white, float)
         for b, p in state.pos.items():
-            if b != B.WHITE and np.hypot(*(np.asarray(p, float) - w)) < CLEAR_MM:
+            if b != B.WHITE and np.hypot(*(np.asarray(p, float) - w)) < FEED.clear_mm:
                 return False, False
     return True, False

@@ -8,8 +8,8 @@ video ended early.
 - :class:`VideoFileSource`: a video file, decoded by OpenCV (FFmpeg).
 - :class:`CaptureSource`: a camera (OpenCV's index ``0``, or ``/dev/video0``) or a stream URL
   (``rtsp://``, ``http://`` ...), read by OpenCV (FFmpeg). A stream that drops or stalls
-  (no frame for :data:`STALL_S`) is opened again, every :data:`RECONNECT_EVERY_S`, for up to
-  :data:`GIVE_UP_S`; the frame after the gap carries ``gap_s`` (the time lost), which the
+  (no frame for ``SourceParams.stall_s``) is opened again, every ``reconnect_every_s``, for up
+  to ``give_up_s``; the frame after the gap carries ``gap_s`` (the time lost), which the
   pipeline marks as not refereed.
 - :class:`RawPipeSource`: raw BGR frames of a known size on standard input, e.g.
   ``ffmpeg -re -i x.mp4 -f rawvideo -pix_fmt bgr24 - | snooker-tracker process - --size
@@ -38,6 +38,39 @@ log = logging.getLogger(__name__)
 
 class SourceError(RuntimeError):
     """The source cannot be opened or read; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class SourceParams:
+    """How frames are read from a source.
+
+    Attributes:
+        default_fps: frames per second assumed for a source that does not say (a file, with a
+            warning; a camera or stream; raw frames on a pipe given no ``--fps``).
+        file_fps_range: a file's own frame rate is believed within this range (frames per
+            second, both ends included); outside it, ``default_fps`` is assumed.
+        camera_fps_range: likewise a camera's or a stream's.
+        truncation_slack_frames: a file whose header promises more frames than it gives is
+            called truncated only when it falls short by more than this many frames (headers
+            of some encoders count a frame or two that no decoder delivers).
+        stall_s: a live stream that gives no frame for this long (s) has stalled: it is opened
+            again (also the time allowed to open it and to read a frame).
+        reconnect_every_s: seconds between attempts to open a dropped stream again.
+        give_up_s: a stream that cannot be opened again within this (s) is lost: the run ends
+            (a :class:`CaptureSource` may be given its own).
+    """
+
+    default_fps: float = 25.0
+    file_fps_range: tuple[float, float] = (1.0, 1000.0)
+    camera_fps_range: tuple[float, float] = (1.0, 240.0)
+    truncation_slack_frames: int = 2
+    stall_s: float = 2.0
+    reconnect_every_s: float = 0.5
+    give_up_s: float = 10.0
+
+
+#: How frames are read (read when a source is made or reads, so a test may put others here).
+SOURCES = SourceParams()
 
 
 @dataclass(frozen=True)
@@ -98,7 +131,7 @@ class FrameSource:
     """
 
     name: str = "?"
-    fps: float = 25.0
+    fps: float = SOURCES.default_fps
     size: tuple[int, int] | None = None
     total: int | None = None
     live: bool = False
@@ -122,15 +155,6 @@ class FrameSource:
         """Release what the source holds (file handles, devices)."""
 
 
-#: Frames per second assumed for a file that does not say (a warning is logged).
-DEFAULT_FPS = 25.0
-
-#: A file whose header promises more frames than it gives is called truncated only when it
-#: falls short by more than this many frames (headers of some encoders count a frame or two
-#: that no decoder delivers).
-TRUNCATION_SLACK_FRAMES = 2
-
-
 class VideoFileSource(FrameSource):
     """Frames of a video file, decoded by OpenCV (FFmpeg)."""
 
@@ -150,10 +174,11 @@ class VideoFileSource(FrameSource):
         if not self._cap.isOpened():
             raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps) if fps and 1.0 <= fps <= 1000.0 else DEFAULT_FPS
+        low, high = SOURCES.file_fps_range
+        self.fps = float(fps) if fps and low <= fps <= high else SOURCES.default_fps
         if self.fps != fps:
             log.warning("%s does not give a usable frame rate (%s): %g frames per second "
-                        "assumed, so times may be off", p, fps, DEFAULT_FPS)
+                        "assumed, so times may be off", p, fps, SOURCES.default_fps)
         n = int(self._cap.get(cv2.CAP_PROP_FRAME_COUNT) or 0)
         self.total = n if n > 0 else None
         w = int(self._cap.get(cv2.CAP_PROP_FRAME_WIDTH) or 0)
@@ -179,7 +204,7 @@ class VideoFileSource(FrameSource):
             return SourceEnd("stopped", read, self.total, f"stopped after {read} frames")
         if read == 0:
             return SourceEnd("truncated", 0, self.total, f"{self.name}: no readable frame")
-        if self.total and read < self.total - TRUNCATION_SLACK_FRAMES:
+        if self.total and read < self.total - SOURCES.truncation_slack_frames:
             return SourceEnd("truncated", read, self.total,
                              f"the video ended early: {read} of {self.total} frames could be "
                              "read (the file is damaged or cut short); calls after that are missing")
@@ -187,14 +212,6 @@ class VideoFileSource(FrameSource):
 
     def close(self) -> None:
         self._cap.release()
-
-
-#: A live stream that gives no frame for this long (s) has stalled: it is opened again.
-STALL_S = 2.0
-#: Seconds between attempts to open a dropped stream again.
-RECONNECT_EVERY_S = 0.5
-#: A stream that cannot be opened again within this (s) is lost: the run ends.
-GIVE_UP_S = 10.0
 
 
 def is_live_spec(spec: str) -> bool:
@@ -206,32 +223,35 @@ class CaptureSource(FrameSource):
 
     Args:
         spec: OpenCV camera index (``"0"``), ``/dev/videoN``, or a URL.
-        fps: frames per second when the source does not say.
-        give_up_s: how long a dropped stream is tried again before the run ends.
+        fps: frames per second when the source does not say (``SourceParams.default_fps``
+            when not given).
+        give_up_s: how long a dropped stream is tried again before the run ends
+            (``SourceParams.give_up_s`` when not given).
     """
 
     live = True
 
-    def __init__(self, spec: str, fps: float | None = None, give_up_s: float = GIVE_UP_S):
+    def __init__(self, spec: str, fps: float | None = None, give_up_s: float | None = None):
         super().__init__()
         self.name = spec
         self._target: int | str = int(spec) if spec.isdigit() else spec
-        self.give_up_s = give_up_s
+        self.give_up_s = SOURCES.give_up_s if give_up_s is None else give_up_s
         self.gaps: list[tuple[float, float]] = []
         self._cap = self._open()
         if self._cap is None:
             raise SourceError(f"{spec}: cannot open the camera or stream (check the address, "
                               "that it is streaming, and that this machine can reach it)")
         got = self._cap.get(cv2.CAP_PROP_FPS)
-        self.fps = float(fps or (got if got and 1.0 <= got <= 240.0 else 25.0))
+        low, high = SOURCES.camera_fps_range
+        self.fps = float(fps or (got if got and low <= got <= high else SOURCES.default_fps))
 
     def _open(self) -> cv2.VideoCapture | None:
         if isinstance(self._target, int):
             cap = cv2.VideoCapture(self._target)
         else:
             cap = cv2.VideoCapture(self._target, cv2.CAP_FFMPEG,
-                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(1000 * STALL_S),
-                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(1000 * STALL_S)])
+                                   [cv2.CAP_PROP_OPEN_TIMEOUT_MSEC, int(1000 * SOURCES.stall_s),
+                                    cv2.CAP_PROP_READ_TIMEOUT_MSEC, int(1000 * SOURCES.stall_s)])
         if not cap.isOpened():
             cap.release()
             return None
@@ -262,7 +282,7 @@ class CaptureSource(FrameSource):
                     if time.monotonic() - lost_at > self.give_up_s:
                         reason = "lost"
                         return
-                    time.sleep(RECONNECT_EVERY_S)
+                    time.sleep(SOURCES.reconnect_every_s)
                     self._cap = self._open()
                     ok = self._cap is not None
                 gap = time.monotonic() - lost_at
@@ -284,16 +304,17 @@ class CaptureSource(FrameSource):
 
 class RawPipeSource(FrameSource):
     """Raw BGR frames (``size`` = (width, height), 3 bytes a pixel) from a binary stream
-    (standard input by default)."""
+    (standard input by default), ``fps`` frames a second (``SourceParams.default_fps`` when not
+    given)."""
 
     live = True
 
-    def __init__(self, stream: IO[bytes] | None, size: tuple[int, int], fps: float = 25.0):
+    def __init__(self, stream: IO[bytes] | None, size: tuple[int, int], fps: float | None = None):
         super().__init__()
         self.stream = stream if stream is not None else sys.stdin.buffer
         self.name = "standard input" if stream is None else getattr(stream, "name", "pipe")
         self.size = size
-        self.fps = float(fps)
+        self.fps = float(SOURCES.default_fps if fps is None else fps)
 
     def frames(self) -> Iterator[Frame]:
         w, h = self.size
@@ -341,7 +362,7 @@ def open_source(spec: str | Path, size: tuple[int, int] | None = None,
     if text == "-":
         if size is None:
             raise SourceError("raw frames on standard input need --size WxH (and --fps)")
-        return RawPipeSource(None, size, fps or 25.0)
+        return RawPipeSource(None, size, fps or SOURCES.default_fps)
     if is_live_spec(text):
         return CaptureSource(text, fps=fps)
     return VideoFileSource(spec, decode_threads)

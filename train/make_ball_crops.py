@@ -36,12 +36,13 @@ from calibration.camera import CameraModel
 from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker.perception.detect import CLASSES, BallDetector
-from tracker.perception.learned import LABELS, crops
+from tracker.perception.learned import CLASSIFIER, crops
 from tracker.synth.render import Occluder, Renderer, RenderStyle
 from tracker.synth.video import visible_fraction
 from tracker.synth.world import hand_occluder, player_occluders
 
 log = logging.getLogger("make_ball_crops")
+LABELS = CLASSIFIER.labels
 NONE = LABELS.index("none")
 BALL_IDS = ["white", *[f"red_{i:02d}" for i in range(1, 16)], "yellow", "green", "brown", "blue",
             "pink", "black"]
@@ -59,9 +60,11 @@ def label_of(ball: str) -> int:
 
 
 # ---------------------------------------------------------------------------- cameras
-def random_camera(rng: np.random.Generator, t: TableGeometry) -> tuple[CameraModel, str]:
+def training_camera(rng: np.random.Generator, t: TableGeometry) -> tuple[CameraModel, str]:
     """A camera that sees the whole table: overhead (a hall camera, either way round) or
-    oblique from behind either end (a TV main camera and lower or higher ones)."""
+    oblique from behind either end (a TV main camera and lower or higher ones). The committed
+    model's training draw: not the harder world's ``tracker.synth.randomise.random_camera``
+    (another distribution, for evaluation); kept so the model can be re-made."""
     size = (1920, 1080) if rng.random() < 0.5 else (1280, 720)
     if rng.random() < 0.3:
         h = rng.uniform(2500, 3800)
@@ -91,8 +94,10 @@ def random_camera(rng: np.random.Generator, t: TableGeometry) -> tuple[CameraMod
     return CameraModel.look_at(eye, target, up, size, hfov, dist), kind
 
 
-def random_style(rng: np.random.Generator, seed: int) -> RenderStyle:
-    """Random appearance: lamps, light colour, exposure, cloth, noise, blur, compression."""
+def training_style(rng: np.random.Generator, seed: int) -> RenderStyle:
+    """Random appearance: lamps, light colour, exposure, cloth, noise, blur, compression. The
+    committed model's training draw, as :func:`training_camera` is (not
+    ``tracker.synth.randomise.random_style``)."""
     layout = rng.integers(4)
     if layout == 0:  # the stock pair of lamps along the table
         lamps = ((0.5, 0.3, 1100.0), (0.5, 0.7, 1100.0))
@@ -310,8 +315,8 @@ def generate(cameras: int, frames: int, seed: int, table: TableGeometry = STANDA
     rng = np.random.default_rng(seed)
     batches, labels, srcs, kinds, cams = [], [], [], [], []
     for c in tqdm(range(cameras), desc="cameras", unit="camera"):
-        cam, kind = random_camera(rng, table)
-        style = random_style(rng, seed * 100003 + c)
+        cam, kind = training_camera(rng, table)
+        style = training_style(rng, seed * 100003 + c)
         renderer = Renderer(cam, table, style)
         cal = Calibration(cam.image_size, table, cam, {"median": 0.0, "max": 0.0, "n": 0}, "synthetic")
         det = BallDetector(cal)

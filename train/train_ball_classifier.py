@@ -29,7 +29,10 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 import torch  # noqa: E402
 from torch import nn  # noqa: E402
 
-from tracker.perception.learned import CROP_SIZE, CROP_SPAN_RADII, LABELS  # noqa: E402
+from tracker.perception.learned import CLASSIFIER  # noqa: E402
+
+#: The contract the model is trained to (written into it; :class:`ClassifierParams`).
+CROP_SIZE, CROP_SPAN_RADII, LABELS = CLASSIFIER.crop_size, CLASSIFIER.crop_span_radii, CLASSIFIER.labels
 
 
 def model(width: int = 12) -> nn.Module:

@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import json
 import logging
+from dataclasses import dataclass
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from calibration.profile import Calibration
+from tracker.perception.detections import CLASSES
 
 log = logging.getLogger(__name__)
 
@@ -35,14 +37,42 @@ ROOT = Path(__file__).resolve().parents[2]
 MODEL_PATH = next((p for p in (Path(__file__).resolve().parent / "models" / "ball_classifier.onnx",
                                ROOT / "models" / "ball_classifier.onnx") if p.is_file()),
                   ROOT / "models" / "ball_classifier.onnx")
-#: Crop side, px (the network's input is CROP_SIZE x CROP_SIZE x 3).
-CROP_SIZE = 24
-#: A crop spans this many ball radii across, centred on the candidate (the ball fills half).
-CROP_SPAN_RADII = 4.0
-#: The classifier's labels: the eight colours, then "not a ball".
-LABELS = ("white", "red", "yellow", "green", "brown", "blue", "pink", "black", "none")
-#: A candidate whose "not a ball" probability is this or more is dropped.
-MAX_NONE = 0.5
+
+
+@dataclass(frozen=True)
+class ClassifierParams:
+    """The crop classifier's contract with its trained model, and when it is used.
+
+    Attributes:
+        crop_size: crop side, px: the network's input is ``crop_size`` x ``crop_size`` x 3.
+            The training (``train/train_ball_classifier.py``) writes it into the model, whose
+            own value then holds.
+        crop_span_radii: a crop spans this many ball radii across, centred on the candidate
+            (the ball fills half); written into the model likewise.
+        labels: the classifier's answers: the eight colour classes of
+            :data:`tracker.perception.detections.CLASSES`, in their order, then "not a ball"
+            (a model trained to other labels is refused).
+        threads: onnxruntime threads (1: the pipeline is one process per camera).
+        oblique_ratio: a camera looks at the table at a slant (a TV main camera, where the
+            learned judge is the better: docs/PERCEPTION.md) when the apparent ball radius at
+            one end of the table is more than this times the other end's (1.3: 30 %) ...
+        oblique_probe_radii: ... measured on the long axis this many ball radii in from each
+            end cushion.
+
+    What the judge then does with the answers (how sure "not a ball" must be, the blob search)
+    is the detector's :class:`tracker.perception.params.LearnedParams`.
+    """
+
+    crop_size: int = 24
+    crop_span_radii: float = 4.0
+    labels: tuple[str, ...] = (*CLASSES, "none")
+    threads: int = 1
+    oblique_ratio: float = 1.3
+    oblique_probe_radii: float = 3.0
+
+
+#: The classifier's contract and use.
+CLASSIFIER = ClassifierParams()
 #: Detector names for ``--detector``.
 DETECTORS = ("colour", "learned", "auto")
 
@@ -51,8 +81,8 @@ class LearnedUnavailable(ValueError):
     """The learned detector cannot run here; the message says why and what to do."""
 
 
-def crops(frame: np.ndarray, px: np.ndarray, radii: np.ndarray, size: int = CROP_SIZE,
-          span: float = CROP_SPAN_RADII) -> np.ndarray:
+def crops(frame: np.ndarray, px: np.ndarray, radii: np.ndarray, size: int | None = None,
+          span: float | None = None) -> np.ndarray:
     """Square crops around image points, each scaled so that it spans ``span`` local ball
     radii: (N, size, size, 3) uint8 BGR.
 
@@ -60,7 +90,10 @@ def crops(frame: np.ndarray, px: np.ndarray, radii: np.ndarray, size: int = CROP
         frame: BGR image (h, w, 3) uint8, full resolution.
         px: (N, 2) centres, px.
         radii: (N,) apparent ball radius at each centre, px.
+        size, span: the crop's side (px) and span (radii); :data:`CLASSIFIER`'s when not given.
     """
+    size = CLASSIFIER.crop_size if size is None else size
+    span = CLASSIFIER.crop_span_radii if span is None else span
     out = np.empty((len(px), size, size, 3), np.uint8)
     for i, ((x, y), r) in enumerate(zip(np.asarray(px, float), np.asarray(radii, float), strict=True)):
         k = size / (span * max(float(r), 0.5))  # output px per input px
@@ -81,13 +114,14 @@ class BallClassifier:
 
     Args:
         path: the ONNX file (default the committed model).
-        threads: onnxruntime threads (1: the pipeline is one process per camera).
+        params: the contract and threads (:data:`CLASSIFIER` when not given).
 
     Raises:
         LearnedUnavailable: onnxruntime missing, or the model file missing or unreadable.
     """
 
-    def __init__(self, path: str | Path = MODEL_PATH, threads: int = 1, max_none: float = MAX_NONE):
+    def __init__(self, path: str | Path = MODEL_PATH, params: ClassifierParams | None = None):
+        params = CLASSIFIER if params is None else params
         try:
             import onnxruntime as ort
         except ImportError:
@@ -98,7 +132,7 @@ class BallClassifier:
             raise LearnedUnavailable(f"no learned model at {path}: train it "
                                      "(train/train_ball_classifier.sh) or use --detector colour")
         opts = ort.SessionOptions()
-        opts.intra_op_num_threads = threads
+        opts.intra_op_num_threads = params.threads
         opts.inter_op_num_threads = 1
         opts.log_severity_level = 3
         try:
@@ -107,18 +141,19 @@ class BallClassifier:
             raise LearnedUnavailable(f"{path}: not a readable ONNX model ({exc}); re-train it or "
                                      "use --detector colour") from None
         meta = self.session.get_modelmeta().custom_metadata_map
-        self.size = int(meta.get("crop_size", CROP_SIZE))
-        self.span = float(meta.get("crop_span_radii", CROP_SPAN_RADII))
-        self.labels = tuple(json.loads(meta["labels"])) if "labels" in meta else LABELS
-        if self.labels != LABELS:
-            raise LearnedUnavailable(f"{path}: labels {self.labels} are not {LABELS}; re-train it")
+        self.size = int(meta.get("crop_size", params.crop_size))
+        self.span = float(meta.get("crop_span_radii", params.crop_span_radii))
+        self.labels = tuple(json.loads(meta["labels"])) if "labels" in meta else params.labels
+        if self.labels != params.labels:
+            raise LearnedUnavailable(f"{path}: labels {self.labels} are not {params.labels}; "
+                                     "re-train it")
         self.input = self.session.get_inputs()[0].name
-        self.max_none = max_none
 
     def classify(self, frame: np.ndarray, px: np.ndarray, radii: np.ndarray) -> np.ndarray:
-        """Probabilities (N, 9) over :data:`LABELS` of the candidates at ``px`` (N, 2)."""
+        """Probabilities (N, 9) over the labels (``ClassifierParams.labels``) of the
+        candidates at ``px`` (N, 2)."""
         if not len(px):
-            return np.zeros((0, len(LABELS)), np.float32)
+            return np.zeros((0, len(self.labels)), np.float32)
         x = to_input(crops(frame, px, radii, self.size, self.span))
         logits = self.session.run(None, {self.input: x})[0]
         logits = logits - logits.max(1, keepdims=True)
@@ -139,15 +174,16 @@ def load_classifier(path: str | Path = MODEL_PATH) -> BallClassifier:
 
 def oblique(cal: Calibration) -> bool:
     """Whether the camera looks at the table at a slant (a TV main camera) rather than
-    straight down: the apparent ball radius varies by more than 30 % over the table."""
+    straight down (``ClassifierParams.oblique_ratio``)."""
     t = cal.table
-    ends = np.array([[t.width / 2, t.ball_radius * 3], [t.width / 2, t.length - t.ball_radius * 3]])
+    inset = t.ball_radius * CLASSIFIER.oblique_probe_radii
+    ends = np.array([[t.width / 2, inset], [t.width / 2, t.length - inset]])
     r = []
     for c in ends:
         p0 = cal.to_image(c[None], t.ball_radius)[0]
         p1 = cal.to_image(c[None] + [[t.ball_radius, 0]], t.ball_radius)[0]
         r.append(float(np.linalg.norm(p1 - p0)))
-    return max(r) > 1.3 * min(r)
+    return max(r) > CLASSIFIER.oblique_ratio * min(r)
 
 
 def resolve(kind: str, cal: Calibration) -> str:

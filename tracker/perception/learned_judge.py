@@ -31,8 +31,8 @@ class LearnedJudge:
     """The learned judge (see the module docstring).
 
     Args:
-        classifier: the crop classifier (``classify(frame, px, radii) -> (N, 9)``, and
-            ``max_none``: a candidate whose "not a ball" share is this or more is none).
+        classifier: the crop classifier (``classify(frame, px, radii) -> (N, 9)``: the eight
+            colour classes, then "not a ball").
     """
 
     whole_frame = True
@@ -47,7 +47,7 @@ class LearnedJudge:
     def judge(self, d: BallDetector, frame: np.ndarray, cands: Candidates) -> BallDetections:
         """Detections from the candidates ``cands`` judged by the learned classifier: a
         candidate is a ball when the classifier says so (its "not a ball" share below
-        ``classifier.max_none``), its colour class and probabilities are the classifier's; of
+        ``params.learned.max_none``), its colour class and probabilities are the classifier's; of
         two detections closer than ``params.learned.min_sep`` radii the more ball-like one
         stays. Blobs of several balls are searched for more (:meth:`_search_blobs`)."""
         p = d.params.learned
@@ -57,7 +57,7 @@ class LearnedJudge:
         px = np.concatenate([px, hl])
         p9 = self._white_streak(d, frame, px, self.classifier.classify(frame, px, d.view.radius_at(px)))
         none = p9[:, -1]
-        keep = none < self.classifier.max_none
+        keep = none < p.max_none
         # a circle split from a blob has only the network's word that it is a ball (hair, a
         # hand or knitwear show circles too): "not a ball" must not be its likeliest answer
         split = np.r_[in_cluster, np.zeros(len(hl), bool)]
@@ -66,7 +66,7 @@ class LearnedJudge:
         extra, p_extra = (self._search_blobs(d, frame, px, cands.blobs) if p.search_blobs
                           else (px[:0], p9[:0]))
         if len(extra):
-            ok = p_extra[:, -1] < min(self.classifier.max_none, p.grid_max_none)
+            ok = p_extra[:, -1] < min(p.max_none, p.grid_max_none)
             px = np.concatenate([px, extra[ok]])
             p9 = np.concatenate([p9, p_extra[ok]])
             none = p9[:, -1]
@@ -106,7 +106,7 @@ class LearnedJudge:
         like the white's prototype (at least ``streak_white_prob``) is the white."""
         if not d.colours_learned or not len(px):
             return p9
-        ball = p9[:, -1] < self.classifier.max_none
+        ball = p9[:, -1] < d.params.learned.max_none
         if (ball & (p9[:, :-1].argmax(1) == 0)).any() or ball.all():
             return p9
         refused = np.nonzero(~ball)[0]
@@ -148,7 +148,7 @@ class LearnedJudge:
         taken = list(kept)
         out = []
         for i in np.argsort(-ball):
-            if ball[i] < 1.0 - self.classifier.max_none:
+            if ball[i] < 1.0 - d.params.learned.max_none:
                 break
             if all(np.hypot(*(grid[i] - q)) >= min_sep * radii[i] for q in taken):
                 taken.append(grid[i])

@@ -82,7 +82,7 @@ def find_missing_learned(d: BallDetector, classifier: Any, frame: np.ndarray,
     over as too small (a green ball on green cloth shows only its highlight as non-cloth)
     are judged by the network, at the spot and a little below it (the centre lies below
     the highlight); each missing class takes the place most likely its colour when that
-    is at least ``missing_min_prob`` and it is a ball (see ``classifier.max_none``; :class:`tracker.perception.params.LearnedParams`),
+    is at least ``missing_min_prob`` and it is a ball (``max_none``; :class:`tracker.perception.params.LearnedParams`),
     clear of every detection by 1.6 radii."""
     view, p = d.view, d.params.learned
     small = cv2.resize(frame, view.small, interpolation=cv2.INTER_AREA)
@@ -102,7 +102,7 @@ def find_missing_learned(d: BallDetector, classifier: Any, frame: np.ndarray,
     if not len(pts):
         return det
     p9 = classifier.classify(frame, pts, r)
-    p9 = np.where((p9[:, -1] < classifier.max_none)[:, None], p9, 0.0)
+    p9 = np.where((p9[:, -1] < p.max_none)[:, None], p9, 0.0)
     found, cls = [], []
     for c in classes:
         i = int(np.argmax(p9[:, c]))

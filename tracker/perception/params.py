@@ -157,6 +157,8 @@ class LearnedParams:
     search (:mod:`tracker.perception.highlights`).
 
     Attributes:
+        max_none: a candidate whose "not a ball" probability (the network's last answer) is
+            this or more is no ball: the network's own even odds.
         min_sep: two detections closer than this many local radii on screen are one ball (the
             more ball-like stays): touching balls one behind the other in a TV view stand
             about 1.1 radii apart on screen, and the classifier answers "ball" only within
@@ -191,10 +193,11 @@ class LearnedParams:
         grid_max_none: a point the blob search adds is a ball only when the network's "not a
             ball" is under this: the shadowed gap under two touching balls of a real TV pack
             reads 0.4-0.6 "not a ball" and the rest spread over the colours (a false black), a
-            ball the search rightly adds under 0.15.
+            ball the search rightly adds under 0.15 (the smaller of this and ``max_none``).
         search_blobs: also search blobs of several balls for balls the candidates missed.
     """
 
+    max_none: float = 0.5
     min_sep: float = 1.0
     cost_scale: float = 0.08
     highlight_contrast: float = 90
