@@ -191,7 +191,7 @@ def referee_frames(run: RefereeRun, source: FrameSource, feed: FrameFeed, first:
     over (frame after frame, match after match: :class:`tracker.session.TableSession`) or
     ``max_frames`` is reached, then end the run (:func:`end_run`). A file's frames
     are checked by the view monitor on a thread of its own, ahead of the pipeline, as many
-    as :data:`tracker.live.LOOK_AHEAD_BYTES` hold (live frames may be skipped: the monitor
+    as :attr:`tracker.live.FeedParams.look_ahead_bytes` hold (live frames may be skipped: the monitor
     looks at those it processes). ``skipped``: frames before the start window (for the
     progress bar)."""
     from tqdm import tqdm

@@ -117,10 +117,6 @@ class SnookerpoolRules(SnookerRules):
         """Solids on the table."""
         return [b for b in SOLIDS if b in on]
 
-    def lowest_stripe(self, on: frozenset[str]) -> str | None:
-        """The lowest-valued stripe on the table."""
-        return next((b for b in STRIPES if b in on), None)
-
     def setup_positions(self) -> dict[str, Position]:
         """Solids in a diamond around the 14 on the foot spot; stripes on their spots."""
         t = self.table
