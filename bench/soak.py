@@ -66,6 +66,8 @@ def proc_sample(pid: int) -> dict[str, int] | None:
     except (FileNotFoundError, ProcessLookupError, PermissionError):
         return None
     fields = dict(line.split(":", 1) for line in status.splitlines() if ":" in line)
+    if "VmRSS" not in fields:  # exited, not yet reaped
+        return None
     return {"rss_kb": int(fields["VmRSS"].split()[0]), "threads": int(fields["Threads"]),
             "open_files": fds}
 
