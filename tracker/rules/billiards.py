@@ -195,18 +195,13 @@ class EnglishBilliardsRules(BilliardsFoulRules, BilliardsAfterRules):
         if s.fouls:
             s.scoring, s.miss = [], False
 
-    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]) -> tuple[FrameState, bool]:
-        """Who plays: the expected striker, or a player out of turn (True: a foul, EB S3 R14)."""
-        name = shot.striker
-        if name is None or name in (st.players[st.striker], st.player):
-            return st, False
-        side = st.side_of(name)
-        if side is None:
-            raise RuleError(f"shot {shot.shot}: striker {name!r} is not a player of this game")
-        review.append(f"{name} played but {st.player} was due: playing out of turn, a foul (EB S3 "
-                      "R14); check the record's striker")
-        turn = st.order.index(name) if name in st.order else st.turn
-        return st.played_out_of_turn(side, turn), True
+    def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]
+                         ) -> tuple[FrameState, bool]:
+        """The expected striker, or a player out of turn (True: a foul, EB S3 R14)."""
+        try:
+            return st.with_recorded_striker(shot.striker, shot.shot, review, "game", "EB S3 R14")
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
 
     def _named(self, pos: Mapping[str, Position] | None, shot: Shot) -> dict[str, Position] | None:
         """Positions with the ball names of this set (``spot_white`` -> ``spot``), checked."""

@@ -184,18 +184,11 @@ class PoolRules(PoolInputRules):
 
     def _resolve_striker(self, st: FrameState, shot: Shot, review: list[str]
                          ) -> tuple[FrameState, bool]:
-        """The expected striker, or a player out of turn (True: a foul, 002 6.13; the balls
-        are played from where the mistaken play left them)."""
-        name = shot.striker
-        if name is None or name in (st.players[st.striker], st.player):
-            return st, False
-        side = st.side_of(name)
-        if side is None:
-            raise RuleError(f"shot {shot.shot}: striker {name!r} is not a player of this rack")
-        review.append(f"{name} played but {st.player} was due: playing out of turn, a foul "
-                      "(002 6.13); check the record's striker")
-        turn = st.order.index(name) if name in st.order else st.turn
-        return st.played_out_of_turn(side, turn), True
+        """The expected striker, or a player out of turn (True: a foul, 002 6.13)."""
+        try:
+            return st.with_recorded_striker(shot.striker, shot.shot, review, "rack", "002 6.13")
+        except ValueError as exc:
+            raise RuleError(str(exc)) from None
 
     def _named(self, pos: Mapping[str, Position] | None, shot: Shot) -> dict[str, Position] | None:
         if pos is None:

@@ -230,6 +230,26 @@ class FrameState:
         after = (self.turn + 1) % len(self.order) if side == self.striker else self.turn
         return replace(self, striker=side, turn=turn, resume=after)
 
+    def with_recorded_striker(self, name: str | None, shot: int, review: list[str],
+                              of_what: str, rule: str) -> tuple[FrameState, bool]:
+        """The state with the record's striker ``name`` at the table: the player due (False),
+        or a player out of turn (True: a foul under ``rule``, e.g. "002 6.13"; the balls are
+        played from where the mistaken play left them; a note for review). ``of_what`` names
+        the frame in the error for a name that plays no part in it ("rack", "game").
+
+        Raises:
+            ValueError: ``name`` is not a player (the caller's rules turn it into its error).
+        """
+        if name is None or name in (self.players[self.striker], self.player):
+            return self, False
+        side = self.side_of(name)
+        if side is None:
+            raise ValueError(f"shot {shot}: striker {name!r} is not a player of this {of_what}")
+        review.append(f"{name} played but {self.player} was due: playing out of turn, a foul "
+                      f"({rule}); check the record's striker")
+        turn = self.order.index(name) if name in self.order else self.turn
+        return self.played_out_of_turn(side, turn), True
+
 
 @dataclass(frozen=True)
 class Foul:
