@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -21,23 +20,15 @@ from pathlib import Path
 
 import pytest
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, needs_chromium, playwright_api
+from tests.chromium import free_port as _free_port
+
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+
 TOKEN = "e2e-token-1234"
 #: video seconds per wall second (the sample's calls come at 10.5 s and 21 s of video)
 SPEED = "1.5"
-
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = needs_chromium
 
 
 def _wait_http(url: str, proc: subprocess.Popen, timeout: float = 90) -> None:

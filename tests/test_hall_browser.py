@@ -6,27 +6,16 @@ the store, with no reload (the page follows Server-Sent Events). Set
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
 import pytest
 
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, needs_chromium, playwright_api
+from tests.chromium import free_port as _free_port
 from tests.hall_fixtures import HallStore
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
-
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
 pytest.importorskip("uvicorn", reason="the live extra is not installed")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = needs_chromium
 
 
 @pytest.fixture

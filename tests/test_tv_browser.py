@@ -9,25 +9,14 @@ interval page (docs/OUTPUTS.md's pictures)."""
 from __future__ import annotations
 
 import os
-import socket
 from pathlib import Path
 
-import pytest
 from test_live_feed import fill_with_a_correction
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+from tests.chromium import CHROMIUM, CHROMIUM_ARGS, needs_chromium, playwright_api
+from tests.chromium import free_port as _free_port
 
-playwright_api = pytest.importorskip("playwright.sync_api", reason="playwright is not installed")
-pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(),
-                                reason="Debian's chromium is not installed (apt-get install chromium)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+pytestmark = needs_chromium
 
 
 def test_the_strip_names_the_foul_and_a_corrected_stroke_is_listed_once(tmp_path):
