@@ -166,3 +166,19 @@ def test_an_old_store_is_migrated_and_takes_a_second_match(tmp_path):
     assert [(f["match"], f["number"]) for f in store.frames(1)] == [(1, 1), (1, 2), (2, 1)]
     assert store.integrity() == "ok"
     store.close()
+
+
+def test_the_report_lists_both_matches(tmp_path):
+    from tracker.outputs.report import gather, render
+
+    rid = _day(tmp_path / "match.sqlite")
+    store = MatchStore(tmp_path / "match.sqlite", readonly=True)
+    _, first = gather(store, rid, match=1)
+    _, current = gather(store, rid)
+    html = render(store, rid)
+    store.close()
+    assert [(f.number, len(f.shots), f.players) for f in first] == \
+        [(1, 3, ["Ann", "Bob"]), (2, 4, ["Ann", "Bob"])]
+    assert [(f.number, len(f.shots), f.players) for f in current] == [(1, 3, ["Cy", "Di"])]
+    assert "Match 1: Ann v Bob" in html and "Match 2: Cy v Di" in html
+    assert "Ann 0 – 2 Bob" in html and "Cy 0 – 1 Di" in html

@@ -45,6 +45,7 @@ from tracker.stats import (
     StatsParams,
     current_calls,
     match_stats,
+    split_by_match,
 )
 
 #: The export's format name and version (bumped when a field changes meaning or goes).
@@ -138,25 +139,9 @@ def from_folder(folder: str | Path, run_id: int | None = None) -> RunData:
 
 def split_matches(data: RunData) -> list[RunData]:
     """A run's matches, one :class:`RunData` each, in order (a table's day: ``process
-    --then``/``--again``). A match ends with the frame end that says ``match_over``; the
-    match log is cut where the calls are, as each frame start record has its one frame
-    start call."""
-    calls: list[list[dict[str, Any]]] = [[]]
-    over = False
-    for d in data.decisions:
-        if "frame_start" in d and over:
-            calls.append([])
-            over = False
-        calls[-1].append(d)
-        over = over or bool(d.get("match_over"))
-    starts = [sum(1 for d in c if "frame_start" in d) for c in calls]
-    logs: list[list[dict[str, Any]]] = [[]]
-    for rec in data.log:
-        if rec.get("type") == "frame_start" and len(logs) < len(calls) and \
-                sum(1 for r in logs[-1] if r.get("type") == "frame_start") >= starts[len(logs) - 1]:
-            logs.append([])
-        logs[-1].append(rec)
-    return [replace(data, log=lg, decisions=c) for lg, c in zip(logs, calls, strict=False)]
+    --then``/``--again``; :func:`tracker.stats.split_by_match`)."""
+    return [replace(data, log=lg, decisions=c)
+            for lg, c in split_by_match(data.log, data.decisions)]
 
 
 def _s(t: float | None) -> float | None:

@@ -447,7 +447,7 @@ class MatchStore:
     def events(self, run_id: int) -> list[dict[str, Any]]:
         """Every stroke event of the run (table ``events``) with its stroke number."""
         rows = self.db.execute(
-            "SELECT s.shot, s.frame, e.* FROM events e JOIN shots s ON s.run_id=e.run_id AND "
+            "SELECT s.shot, s.frame, s.match, e.* FROM events e JOIN shots s ON s.run_id=e.run_id AND "
             "s.seq=e.seq JOIN records r ON r.run_id=e.run_id AND r.seq=e.seq "
             "WHERE e.run_id=? AND r.superseded=0 ORDER BY e.seq, e.idx", (run_id,)).fetchall()
         return [{**dict(r), "balls": json.loads(r["balls"])} for r in rows]
@@ -499,11 +499,14 @@ class _Transaction:
 
 
 def rebuild_match(store: MatchStore, run_id: int) -> Match:
-    """The referee's state after a run's committed records (to resume a cut-off run)."""
+    """The referee's state after a run's committed records (to resume a cut-off run): its
+    current match (a run of several matches starts a new referee's match at each)."""
     from tracker.rules.match import Match
 
     match = Match()
     for rec in store.records(run_id):
+        if isinstance(rec, FrameStart) and match.players is not None and match.match_over:
+            match = Match()
         match.feed(rec)
     return match
 
