@@ -8,11 +8,26 @@ import json
 import sqlite3
 from pathlib import Path
 
+import cv2
+import pytest
+
 from tracker.outputs.export import from_folder, match_documents, write_exports
 from tracker.outputs.store import MatchStore
 from tracker.outputs.tables import table_state
 from tracker.records.shot import Event, EventType, FrameStart, InputKind, OperatorInput, Shot
 from tracker.rules.match import Match
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def picture():
+    """The first picture of a real overhead clip (the camera learnt from it)."""
+    cap = cv2.VideoCapture(str(ROOT / "sample_videos" / "overhead_miss.mp4"))
+    ok, img = cap.read()
+    cap.release()
+    assert ok
+    return img
 
 
 def _safety(n: int, t: float) -> Shot:
@@ -173,12 +188,60 @@ def test_the_report_lists_both_matches(tmp_path):
 
     rid = _day(tmp_path / "match.sqlite")
     store = MatchStore(tmp_path / "match.sqlite", readonly=True)
-    _, first = gather(store, rid, match=1)
+    _, first_match = gather(store, rid, match=1)
     _, current = gather(store, rid)
     html = render(store, rid)
     store.close()
-    assert [(f.number, len(f.shots), f.players) for f in first] == \
+    assert [(f.number, len(f.shots), f.players) for f in first_match] == \
         [(1, 3, ["Ann", "Bob"]), (2, 4, ["Ann", "Bob"])]
     assert [(f.number, len(f.shots), f.players) for f in current] == [(1, 3, ["Cy", "Di"])]
     assert "Match 1: Ann v Bob" in html and "Match 2: Cy v Di" in html
     assert "Ann 0 – 2 Bob" in html and "Cy 0 – 1 Di" in html
+
+
+def test_a_session_of_two_matches_through_the_run_fills_the_store(picture, tmp_path):
+    """The run itself (frames after frames, the next match from the queue) writing the store:
+    Ann v Bob best of 3 (Bob 2-0, the second frame a re-rack taken as Ann's concession),
+    then Cy v Di best of 1 (Cy concedes)."""
+    from test_session_run import RACK, SCATTERED, Table, pot_red, stroke
+
+    from calibration.auto import calibrate_image
+    from calibration.table import STANDARD_TABLE
+    from tracker.outputs.store import StoreWriter
+    from tracker.pipeline import RefereeRun
+    from tracker.session import TableSession
+    from tracker.session_setup import MatchSetup, parse_then
+
+    setup = MatchSetup(("Ann", "Bob"), best_of=3, then=(parse_then("Cy,Di best-of 1"),))
+    writer = StoreWriter(tmp_path / "match.sqlite", "table one", table="t1")
+    first = picture
+    run = RefereeRun(calibrate_image(first, STANDARD_TABLE), 5.0, setup.players, listeners=[writer])
+    run.session = TableSession(setup=setup)
+    table = Table(run, first)
+    run.begin(first)
+    table.show(RACK, 1.0)
+    run.submit(OperatorInput(InputKind.CONCEDE))   # frame 1 to Bob
+    table.show(RACK, 0.2)
+    table.show({}, 3.0)
+    table.show(RACK, 3.6)                          # frame 2, Bob breaks
+    table.show(SCATTERED, 1.0)
+    stroke(run, pot_red(30.0))
+    table.show(RACK, 3.6)                          # Ann concedes; Cy v Di starts on this rack
+    table.show(SCATTERED, 1.0)
+    stroke(run, pot_red(60.0, "red_05"))           # Cy pots a red
+    run.submit(OperatorInput(InputKind.CONCEDE))   # ... and concedes: Di wins
+    table.show(SCATTERED, 0.2)
+    run.finish(None)
+
+    store = MatchStore(tmp_path / "match.sqlite", readonly=True)
+    rid = store.latest_run()["id"]
+    assert [(m["match"], m["players"], m["frames_won"], m["winner"]) for m in store.matches(rid)] \
+        == [(1, ["Ann", "Bob"], {"Ann": 0, "Bob": 2}, "Bob"),
+            (2, ["Cy", "Di"], {"Cy": 0, "Di": 1}, "Di")]
+    assert [(f["match"], f["number"], f["winner"]) for f in store.frames(rid)] == \
+        [(1, 1, "Bob"), (1, 2, "Bob"), (2, 1, "Di")]
+    assert [(s["match"], s["frame"], s["shot"]) for s in store.shots(rid)] == \
+        [(1, 2, 1), (2, 1, 2)]
+    assert store.integrity() == "ok"
+    assert table_state(store, "t1")["players"] == ["Cy", "Di"]
+    store.close()
