@@ -6,6 +6,43 @@ match)``, ``match`` from 1 in the run's order, ``over`` 1 once the match is deci
 ``frames`` one row per snooker frame of each match (key ``(run_id, match, number)``);
 ``records`` and ``shots`` carry the ``match`` of their frame.
 
+Tables (``run_id`` ties every row to its run; ``seq`` is the record's 1-based place in the
+run's match log, shared by every table, so ``ORDER BY seq`` gives the log's order):
+
+- ``runs``: one row per processing run: ``table_name`` (the table it refereed, see
+  :mod:`tracker.outputs.tables`), ``video``, ``started``/``ended`` (ISO 8601 UTC),
+  ``status`` (``running``, ``finished``, ``interrupted`` (Ctrl-C), ``failed`` (an error
+  stopped it); a ``running`` row whose ``heartbeat`` is old was cut off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
+  the video was processed), ``summary`` (the final scoreboard line).
+- ``matches``: per match of a run (``match``: 1, 2, ... in the run's order; a table's day is
+  one run of several), the ``players`` (JSON), ``best_of``, ``frames_won`` (JSON), the
+  ``winner``, ``over`` (1 once decided: the next frame start begins match n+1) and
+  ``start_seq`` (its first frame start).
+- ``frames`` (snooker frames, not video frames): ``match``, ``number`` (within the match),
+  ``breaker``, ``ruleset``, ``start_seq``, and once over ``end_seq``, ``winner``, ``score``
+  (JSON), ``reason``.
+- ``records``: the match log itself: ``kind`` (``frame_start``/``shot``/``input``),
+  ``record`` (the JSON line exactly as in ``match.log.jsonl``), ``match``, ``frame``, ``superseded``
+  (0: current; else the ``seq`` of the record that replaced it after a correction).
+- ``shots``: per stroke: ``shot`` number, ``match``, ``frame``, ``striker``, ``t_start``, ``t_end``,
+  ``foul``, ``penalty``, ``points`` (total scored), ``needs_review`` (JSON list of notes).
+- ``events``: per stroke event: ``idx``, ``type``, ``t`` (s), ``balls`` (JSON), ``pocket``,
+  ``cushion``, ``confidence``.
+- ``inputs``: operator inputs: ``kind``, ``choice``, ``player``, ``note``, ``source``
+  (``log``: given before the run; ``console``: made live).
+- ``decisions``: every referee output line (``decision``: its JSON, as in
+  ``decisions.jsonl``), ``idx`` within its record, ``kind`` (``frame_start``, ``shot``,
+  ``input``, ``frame_end``, ``error``), ``shot``, ``text`` (the call in people's words) and
+  ``emitted`` (wall-clock time, s since the epoch: for the live latency bench).
+- ``shot_history``: the calls a correction replaced, one row per replaced call: the stroke's
+  old ``shots`` row (``seq`` its record, ``striker``, ``foul``, ``penalty``, ``points``), its
+  ``decision`` (JSON) and ``text``, ``superseded_by`` (the ``seq`` of the record that
+  replaced it), ``superseded_at`` (ISO 8601 UTC) and ``change`` (what the correction changed,
+  in people's words). ``shots`` keeps one row per stroke: the current call.
+- ``console``: requests made on the referee console, waiting for the run to take them
+  (``status`` ``pending`` → ``taken`` → ``applied``/``refused``, ``result``); the run polls it, so
+  a console served by another process still reaches the engine.
+
 A store written before (version 1: one ``matches`` row per run, frames keyed ``(run_id,
 number)``) is migrated when opened for writing (:func:`migrate`: its one match is match 1) and
 read through temporary views with ``match`` 1 when opened read-only (:func:`old_store_views`),

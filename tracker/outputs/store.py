@@ -10,45 +10,18 @@ operator input, stroke) is written with the referee's decisions about it in ONE 
 committed before the next frame is processed. A crash (even ``kill -9``) loses at most the
 stroke in progress; every committed record stays readable (tested).
 
-Tables (``run_id`` ties every row to its run; ``seq`` is the record's 1-based place in the
-run's match log, shared by every table, so ``ORDER BY seq`` gives the log's order):
-
-- ``runs``: one row per processing run: ``table_name`` (the table it refereed, see
-  :mod:`tracker.outputs.tables`), ``video``, ``started``/``ended`` (ISO 8601 UTC),
-  ``status`` (``running``, ``finished``, ``interrupted`` (Ctrl-C), ``failed`` (an error
-  stopped it); a ``running`` row whose ``heartbeat`` is old was cut off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
-  the video was processed), ``summary`` (the final scoreboard line).
-- ``matches``: per run, the players, ``best_of``, ``frames_won`` (JSON) and the ``winner``.
-- ``frames`` (snooker frames, not video frames): ``number``, ``breaker``, ``ruleset``,
-  ``start_seq``, and once over ``end_seq``, ``winner``, ``score`` (JSON), ``reason``.
-- ``records``: the match log itself: ``kind`` (``frame_start``/``shot``/``input``),
-  ``record`` (the JSON line exactly as in ``match.log.jsonl``), ``frame``, ``superseded``
-  (0: current; else the ``seq`` of the record that replaced it after a correction).
-- ``shots``: per stroke: ``shot`` number, ``frame``, ``striker``, ``t_start``, ``t_end``,
-  ``foul``, ``penalty``, ``points`` (total scored), ``needs_review`` (JSON list of notes).
-- ``events``: per stroke event: ``idx``, ``type``, ``t`` (s), ``balls`` (JSON), ``pocket``,
-  ``cushion``, ``confidence``.
-- ``inputs``: operator inputs: ``kind``, ``choice``, ``player``, ``note``, ``source``
-  (``log``: given before the run; ``console``: made live).
-- ``decisions``: every referee output line (``decision``: its JSON, as in
-  ``decisions.jsonl``), ``idx`` within its record, ``kind`` (``frame_start``, ``shot``,
-  ``input``, ``frame_end``, ``error``), ``shot``, ``text`` (the call in people's words) and
-  ``emitted`` (wall-clock time, s since the epoch: for the live latency bench).
-- ``shot_history``: the calls a correction replaced, one row per replaced call: the stroke's
-  old ``shots`` row (``seq`` its record, ``striker``, ``foul``, ``penalty``, ``points``), its
-  ``decision`` (JSON) and ``text``, ``superseded_by`` (the ``seq`` of the record that
-  replaced it), ``superseded_at`` (ISO 8601 UTC) and ``change`` (what the correction changed,
-  in people's words). ``shots`` keeps one row per stroke: the current call.
-- ``console``: requests made on the referee console, waiting for the run to take them
-  (``status`` ``pending`` → ``taken`` → ``applied``/``refused``, ``result``); the run polls it, so
-  a console served by another process still reaches the engine.
+The tables (one row per run, per match of a run, per snooker frame of a match, per record,
+stroke, event, input, call, replaced call and console request) are described in
+:mod:`tracker.outputs.schema`, with their migrations.
 
 Read API (what the live server, reports and ``--resume`` use):
 :meth:`MatchStore.runs`, :meth:`MatchStore.latest_run`, :meth:`MatchStore.log` (the match log
 of a run as dicts, enough to rebuild the referee's state: :func:`rebuild_match`),
 :meth:`MatchStore.decisions` (the current calls, optionally only those after a ``seq``: what
 a live page polls; ``history=True``: every line, the replaced ones marked),
-:meth:`MatchStore.shots` (one current row per stroke), :meth:`MatchStore.shot_history` (the
+:meth:`MatchStore.matches` / :meth:`MatchStore.current_match` (a run's matches: a table's
+day holds several), :meth:`MatchStore.frames`, :meth:`MatchStore.shots` (one current row per
+stroke), :meth:`MatchStore.shot_history` (the
 calls corrections replaced), :meth:`MatchStore.frame_span`, :meth:`MatchStore.events`,
 :meth:`MatchStore.inputs`,
 :meth:`MatchStore.console_pending` / :meth:`MatchStore.console_request` /
@@ -583,16 +556,18 @@ def _pick_run(store: MatchStore, run_id: int | None) -> int:
 
 
 def export_json(store: MatchStore, run_id: int | None = None) -> dict[str, Any]:
-    """A run as one JSON document: the run, its match log, its current decisions, frames,
+    """A run as one JSON document: the run, its matches, its match log, its current decisions,
+    frames (each with its ``match``),
     inputs, and the calls corrections replaced (``corrections``, :meth:`MatchStore.shot_history`)."""
     rid = _pick_run(store, run_id)
-    return {"run": store.run(rid), "frames": store.frames(rid), "log": store.log(rid),
+    return {"run": store.run(rid), "matches": store.matches(rid), "frames": store.frames(rid),
+            "log": store.log(rid),
             "decisions": [{**d["decision"], "_text": d["text"]} for d in store.decisions(rid)],
             "inputs": store.inputs(rid), "corrections": store.shot_history(rid)}
 
 
 #: CSV columns of :func:`export_csv`, one row per stroke.
-CSV_COLUMNS = ("frame", "shot", "striker", "t_start", "t_end", "foul", "penalty", "points",
+CSV_COLUMNS = ("match", "frame", "shot", "striker", "t_start", "t_end", "foul", "penalty", "points",
                "potted", "fouls", "score", "break", "next_striker", "ball_on", "free_ball",
                "miss", "needs_review", "call")
 
@@ -607,7 +582,7 @@ def export_csv(store: MatchStore, run_id: int | None = None) -> str:
     w.writerow(CSV_COLUMNS)
     for s in store.shots(rid):
         d = s["decision"] or {}
-        w.writerow([s["frame"], s["shot"], s["striker"], s["t_start"], s["t_end"], s["foul"],
+        w.writerow([s["match"], s["frame"], s["shot"], s["striker"], s["t_start"], s["t_end"], s["foul"],
                     s["penalty"], s["points"], potted_words(d.get("potted", [])),
                     "; ".join(f["code"] for f in d.get("fouls", [])),
                     " ".join(f"{p}={v}" for p, v in d.get("score", {}).items()), d.get("break"),
