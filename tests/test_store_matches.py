@@ -245,3 +245,25 @@ def test_a_session_of_two_matches_through_the_run_fills_the_store(picture, tmp_p
     assert store.integrity() == "ok"
     assert table_state(store, "t1")["players"] == ["Cy", "Di"]
     store.close()
+
+
+def test_a_cut_off_day_of_two_matches_resumes_on_the_second(tmp_path):
+    """The referee's state rebuilt from the store, and a resume from the JSONL log alone,
+    replay both matches (a new referee's match at the second) and stand in the second."""
+    from tracker.outputs.store import rebuild_match
+    from tracker.resume import RunOptions, resume_point
+
+    rid = _day(tmp_path / "match.sqlite")
+    store = MatchStore(tmp_path / "match.sqlite")
+    match = rebuild_match(store, rid)
+    log = store.log(rid)
+    store.close()
+    assert match.players == ("Cy", "Di") and match.match_winner() == "Di"
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "match.log.jsonl").write_text("".join(json.dumps(r) + "\n" for r in log))
+    point = resume_point(out, RunOptions(video="v.mp4", video_bytes=0, store=False))
+    assert [d["frame_start"] for d in point.decisions if "frame_start" in d] == [1, 2, 1]
+    ends = [d for d in point.decisions if "frame_end" in d]
+    assert [(d["winner"], d["match_over"]) for d in ends] == \
+        [("Bob", False), ("Bob", True), ("Di", True)]
