@@ -14,6 +14,7 @@ import pytest
 from tracker.outputs.export import from_folder, match_documents, write_exports
 from tracker.outputs.store import MatchStore
 from tracker.outputs.tables import table_state
+from tracker.records.parse import record_to_dict
 from tracker.records.shot import Event, EventType, FrameStart, InputKind, OperatorInput, Shot
 from tracker.rules.match import Match
 
@@ -267,3 +268,41 @@ def test_a_cut_off_day_of_two_matches_resumes_on_the_second(tmp_path):
     ends = [d for d in point.decisions if "frame_end" in d]
     assert [(d["winner"], d["match_over"]) for d in ends] == \
         [("Bob", False), ("Bob", True), ("Di", True)]
+
+
+def test_high_breaks_are_found_match_by_match():
+    """A run of two matches: each match's breaks are its own (frame 1 of both has a break
+    of 1 by its second player; one match's strokes never join the other's break)."""
+    from tracker.outputs.highbreaks import HighBreakParams, clip_name, high_breaks_by_match
+
+    log, calls = [], []
+    for players, best_of, frames in ((("Ann", "Bob"), 3, 2), (("Cy", "Di"), 1, 1)):
+        match = Match()
+        for n in range(1, frames + 1):
+            for rec in _frame(players, n, best_of, 100.0 * n):
+                log.append(record_to_dict(rec))
+                calls += match.feed(rec)
+    found = high_breaks_by_match(log, calls, HighBreakParams(threshold=1))
+    assert [(m, v.frame, v.player, v.points) for m, v in found] == \
+        [(1, 1, "Bob", 1), (1, 2, "Bob", 1), (2, 1, "Di", 1)]
+    assert clip_name(found[2][1], 2) == "match2-frame1-shot2-Di-1.mp4"
+
+
+def test_an_old_high_breaks_table_keeps_its_breaks_as_match_1(tmp_path):
+    from tracker.outputs.highbreaks import HighBreakParams, keep_high_breaks, kept_breaks
+
+    rid = _day(tmp_path / "match.sqlite")
+    store = MatchStore(tmp_path / "match.sqlite")
+    store.db.executescript("""
+        CREATE TABLE high_breaks(
+            run_id INTEGER NOT NULL, frame INTEGER NOT NULL, first_shot INTEGER NOT NULL,
+            player TEXT, points INTEGER NOT NULL, shots TEXT, t_start REAL, t_end REAL,
+            clip TEXT, created REAL NOT NULL, PRIMARY KEY(run_id, frame, first_shot));
+        INSERT INTO high_breaks VALUES(1, 2, 3, 'Bob', 57, '[3, 4]', 1.0, 9.0, 'b.mp4', 0);""")
+    assert [b["points"] for b in kept_breaks(store)] == [57]        # read before the rebuild
+    assert keep_high_breaks(store, rid, tmp_path / "none.mp4", tmp_path,
+                            HighBreakParams(threshold=1000)) == []
+    assert [(b["match"], b["frame"], b["player"], b["points"]) for b in kept_breaks(store)] == \
+        [(1, 2, "Bob", 57)]
+    assert store.integrity() == "ok"
+    store.close()
