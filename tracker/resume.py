@@ -34,7 +34,7 @@ from tracker.outputs.jsonl import DECISIONS_NAME, LOG_NAME, SCOREBOARD_NAME
 from tracker.outputs.store import CUT_OFF, STORE_NAME, MatchStore, StoreError
 from tracker.pipeline import RefereeRun, RunListener, VideoError
 from tracker.records.parse import RecordError, record_from_dict, record_to_dict
-from tracker.records.shot import OperatorInput, Record, Shot
+from tracker.records.shot import FrameStart, OperatorInput, Record, Shot
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
 
@@ -258,7 +258,10 @@ def _from_jsonl(path: Path) -> ResumePoint:
     match, decisions = Match(), []
     try:
         for r in records:
-            decisions += match.feed(record_from_dict(r.data))
+            rec = record_from_dict(r.data)
+            if isinstance(rec, FrameStart) and match.players is not None and match.match_over:
+                match = Match()  # a table's day: the next match's first frame
+            decisions += match.feed(rec)
     except RuleError as exc:
         raise ResumeError(f"{path}: the log does not replay ({exc}); process again with "
                           "--force") from None

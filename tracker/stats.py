@@ -411,6 +411,33 @@ def player_stats(player: str, strokes: Sequence[Stroke], visits: Sequence[Visit]
         max((v.points for v in turns), default=0))
 
 
+def split_by_match(log: Sequence[Mapping[str, Any]], decisions: Sequence[Mapping[str, Any]]
+                   ) -> list[tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]]:
+    """A run's match log and calls cut into its matches, ``[(log, calls), ...]`` in order (a
+    table's day holds several). A match ends with the frame end that says ``match_over``;
+    the log is cut where the calls are, as each frame start record has its one frame start
+    call (a restarted frame too)."""
+    calls: list[list[Mapping[str, Any]]] = [[]]
+    over = False
+    for d in decisions:
+        if "frame_start" in d and over:
+            calls.append([])
+            over = False
+        calls[-1].append(d)
+        over = over or bool(d.get("match_over"))
+    starts = [sum(1 for d in c if "frame_start" in d) for c in calls]
+    logs: list[list[Mapping[str, Any]]] = [[]]
+    seen = 0  # frame start records in the current piece of the log
+    for rec in log:
+        if rec.get("type") == "frame_start":
+            if len(logs) < len(calls) and seen >= starts[len(logs) - 1]:
+                logs.append([])
+                seen = 0
+            seen += 1
+        logs[-1].append(rec)
+    return list(zip(logs + [[]] * (len(calls) - len(logs)), calls, strict=True))
+
+
 def match_stats(log: Iterable[Mapping[str, Any]], decisions: Iterable[Mapping[str, Any]],
                 params: StatsParams = DEFAULT_PARAMS) -> MatchStats:
     """The statistics of a match from its log and the referee's calls (module docstring)."""

@@ -30,7 +30,7 @@ import io
 import json
 import sys
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -45,6 +45,7 @@ from tracker.stats import (
     StatsParams,
     current_calls,
     match_stats,
+    split_by_match,
 )
 
 #: The export's format name and version (bumped when a field changes meaning or goes).
@@ -136,6 +137,13 @@ def from_folder(folder: str | Path, run_id: int | None = None) -> RunData:
     return RunData(log, decisions)
 
 
+def split_matches(data: RunData) -> list[RunData]:
+    """A run's matches, one :class:`RunData` each, in order (a table's day: ``process
+    --then``/``--again``; :func:`tracker.stats.split_by_match`)."""
+    return [replace(data, log=lg, decisions=c)
+            for lg, c in split_by_match(data.log, data.decisions)]
+
+
 def _s(t: float | None) -> float | None:
     return None if t is None else round(float(t), SECONDS_DP)
 
@@ -221,12 +229,18 @@ def match_document(data: RunData, params: StatsParams = DEFAULT_PARAMS,
     }
 
 
+def match_documents(data: RunData, params: StatsParams = DEFAULT_PARAMS,
+                    exported_at: str | None = None) -> list[dict[str, Any]]:
+    """Each match of the run as its :func:`match_document`, in order."""
+    return [match_document(m, params, exported_at) for m in split_matches(data)]
+
+
 def interval_statistics(store: MatchStore, run_id: int | None = None) -> dict[str, Any]:
     """What an interval page or overlay shows between frames, from a live store: the
     players with frames won, each frame's scores and highest breaks, the breaks, and the
     statistics (the fields of :func:`match_document`). For the live server
     (``tracker/server``), e.g. as ``/api/statistics``."""
-    doc = match_document(from_store(store, run_id))
+    doc = match_documents(from_store(store, run_id))[-1]  # the match under way
     return {k: doc[k] for k in ("players", "best_of", "winner", "frames", "breaks",
                                 "statistics")}
 
@@ -282,15 +296,20 @@ def csv_tables(doc: Mapping[str, Any]) -> dict[str, str]:
 def write_exports(folder: str | Path, out: str | Path | None = None,
                   run_id: int | None = None) -> list[Path]:
     """Write ``match.json`` and the CSV tables of a run's folder into ``out`` (default
-    ``folder/export``); returns the files written."""
-    doc = match_document(from_folder(folder, run_id))
+    ``folder/export``); a run of several matches (a table's day) writes each match's files
+    into ``out/match-1``, ``out/match-2``...; returns the files written."""
+    docs = match_documents(from_folder(folder, run_id))
     target = Path(out) if out else Path(folder) / "export"
-    target.mkdir(parents=True, exist_ok=True)
-    written = [target / "match.json"]
-    written[0].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    for name, text in csv_tables(doc).items():
-        written.append(target / f"{name}.csv")
-        written[-1].write_text(text, encoding="utf-8")
+    written = []
+    for n, doc in enumerate(docs, start=1):
+        where = target if len(docs) == 1 else target / f"match-{n}"
+        where.mkdir(parents=True, exist_ok=True)
+        written.append(where / "match.json")
+        written[-1].write_text(json.dumps(doc, indent=1, ensure_ascii=False) + "\n",
+                               encoding="utf-8")
+        for name, text in csv_tables(doc).items():
+            written.append(where / f"{name}.csv")
+            written[-1].write_text(text, encoding="utf-8")
     return written
 
 

@@ -16,8 +16,9 @@ end (``t_end``, all balls at rest), cut from the table's video with ffmpeg (the 
   the break's first strike is always in it.
 
 Clips are written to ``breaks/`` beside the table's outputs (``OUT/breaks/`` for ``process``,
-``OUT/NAME/breaks/`` for a hall table), named ``frame{F}-shot{S}-{player}-{points}.mp4``, and a
-row per break goes into the store's ``high_breaks`` table: ``run_id``, ``frame``, ``first_shot``,
+``OUT/NAME/breaks/`` for a hall table), named ``frame{F}-shot{S}-{player}-{points}.mp4``
+(``match{M}-`` before it from a run's second match on: a table's day), and a row per break
+goes into the store's ``high_breaks`` table: ``run_id``, ``match``, ``frame``, ``first_shot``,
 ``player``, ``points``, ``shots`` (JSON list), ``t_start``/``t_end`` (the clip's window, s of
 video), ``clip`` (the file's path relative to the store's folder), ``created`` (s since the
 epoch). :func:`kept_breaks` reads them (an empty list from a store that has none).
@@ -41,7 +42,7 @@ from typing import TYPE_CHECKING, Any
 
 from tracker.listeners import RunListener
 from tracker.outputs.store import MatchStore
-from tracker.stats import Visit, match_stats
+from tracker.stats import Visit, match_stats, split_by_match
 
 if TYPE_CHECKING:
     from tracker.pipeline import RefereeRun
@@ -55,8 +56,13 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS high_breaks(
     run_id INTEGER NOT NULL, frame INTEGER NOT NULL, first_shot INTEGER NOT NULL,
     player TEXT, points INTEGER NOT NULL, shots TEXT, t_start REAL, t_end REAL, clip TEXT,
-    created REAL NOT NULL, PRIMARY KEY(run_id, frame, first_shot));
+    created REAL NOT NULL, match INTEGER NOT NULL DEFAULT 1,
+    PRIMARY KEY(run_id, match, frame, first_shot));
 """
+#: The columns a row is written with (``match``: the match of the run, see
+#: :mod:`tracker.outputs.schema`).
+_COLUMNS = ("run_id", "match", "frame", "first_shot", "player", "points", "shots", "t_start",
+            "t_end", "clip", "created")
 
 
 @dataclass(frozen=True)
@@ -92,6 +98,15 @@ def high_breaks(log_: list[dict[str, Any]], decisions: list[dict[str, Any]],
     """The breaks of a match (:mod:`tracker.stats`) of at least ``params.threshold`` points,
     in order, from its match log and the referee's calls (dicts, as the store gives them)."""
     return [v for v in match_stats(log_, decisions).breaks() if v.points >= params.threshold]
+
+
+def high_breaks_by_match(log_: list[dict[str, Any]], decisions: list[dict[str, Any]],
+                         params: HighBreakParams = DEFAULT_BREAK_PARAMS
+                         ) -> list[tuple[int, Visit]]:
+    """:func:`high_breaks` of each match of a run (a table's day holds several), as
+    ``(match number from 1, break)`` in order."""
+    return [(n, v) for n, (lg, calls) in enumerate(split_by_match(log_, decisions), start=1)
+            for v in high_breaks(list(lg), list(calls), params)]
 
 
 def clip_window(visit: Visit, params: HighBreakParams = DEFAULT_BREAK_PARAMS
@@ -130,13 +145,25 @@ def cut_clip(video: str | Path, t0: float, t1: float, out: str | Path,
     return out
 
 
-def clip_name(visit: Visit) -> str:
-    """The clip's file name: ``frame{F}-shot{S}-{player}-{points}.mp4`` (a safe name)."""
+def clip_name(visit: Visit, match: int = 1) -> str:
+    """The clip's file name: ``frame{F}-shot{S}-{player}-{points}.mp4`` (a safe name),
+    ``match{M}-`` before it for the run's second match and after."""
     player = re.sub(r"[^A-Za-z0-9_-]+", "_", visit.player).strip("_") or "player"
-    return f"frame{visit.frame}-shot{visit.shots[0]}-{player}-{visit.points}.mp4"
+    prefix = f"match{match}-" if match > 1 else ""
+    return f"{prefix}frame{visit.frame}-shot{visit.shots[0]}-{player}-{visit.points}.mp4"
 
 
 def _ensure_table(store: MatchStore) -> None:
+    """The ``high_breaks`` table, keyed by match too (one written before is rebuilt with its
+    breaks as match 1's)."""
+    cols = {r[1] for r in store.db.execute("PRAGMA table_info(high_breaks)").fetchall()}
+    if cols and "match" not in cols:
+        store.db.execute("ALTER TABLE high_breaks RENAME TO high_breaks_v1")
+        store.db.executescript(_SCHEMA)
+        store.db.execute(f"INSERT INTO high_breaks({', '.join(_COLUMNS)}) SELECT run_id, 1, "
+                         "frame, first_shot, player, points, shots, t_start, t_end, clip, "
+                         "created FROM high_breaks_v1")
+        store.db.execute("DROP TABLE high_breaks_v1")
     store.db.executescript(_SCHEMA)
 
 
@@ -146,27 +173,27 @@ def keep_high_breaks(store: MatchStore, run_id: int, video: str | Path, out_dir:
     record it in the store (opened for writing); returns the rows written. A break whose
     clip cannot be cut is logged and skipped (the others are still kept)."""
     _ensure_table(store)
-    visits = high_breaks(store.log(run_id), [d["decision"] for d in store.decisions(run_id)],
-                         params)
-    done = {(r[0], r[1]) for r in store.db.execute(
-        "SELECT frame, first_shot FROM high_breaks WHERE run_id=?", (run_id,))}
+    visits = high_breaks_by_match(store.log(run_id),
+                                  [d["decision"] for d in store.decisions(run_id)], params)
+    done = {tuple(r) for r in store.db.execute(
+        "SELECT match, frame, first_shot FROM high_breaks WHERE run_id=?", (run_id,))}
     folder = Path(out_dir) / BREAKS_DIR
     rows = []
-    for v in visits:
-        if (v.frame, v.shots[0]) in done:
+    for match, v in visits:
+        if (match, v.frame, v.shots[0]) in done:
             continue
         try:
             t0, t1 = clip_window(v, params)
-            path = cut_clip(video, t0, t1, folder / clip_name(v), params)
+            path = cut_clip(video, t0, t1, folder / clip_name(v, match), params)
         except ClipError as exc:
             log.warning("break of %d by %s not kept on video: %s", v.points, v.player, exc)
             continue
-        row = {"run_id": run_id, "frame": v.frame, "first_shot": v.shots[0], "player": v.player,
+        row = {"run_id": run_id, "match": match, "frame": v.frame, "first_shot": v.shots[0], "player": v.player,
                "points": v.points, "shots": list(v.shots), "t_start": t0, "t_end": t1,
                "clip": _relative(path, store.path.parent), "created": time.time()}
-        store.db.execute("INSERT OR REPLACE INTO high_breaks VALUES(?,?,?,?,?,?,?,?,?,?)",
-                         (*[row[k] for k in ("run_id", "frame", "first_shot", "player", "points")],
-                          json.dumps(row["shots"]), t0, t1, row["clip"], row["created"]))
+        store.db.execute(f"INSERT OR REPLACE INTO high_breaks({', '.join(_COLUMNS)}) "
+                         f"VALUES({', '.join('?' * len(_COLUMNS))})",
+                         [json.dumps(row[k]) if k == "shots" else row[k] for k in _COLUMNS])
         rows.append(row)
     return rows
 
@@ -185,8 +212,10 @@ def kept_breaks(store: MatchStore, run_id: int | None = None) -> list[dict[str, 
     if not has:
         return []
     where, args = ("WHERE run_id=?", (run_id,)) if run_id is not None else ("", ())
+    cols = {r[1] for r in store.db.execute("PRAGMA table_info(high_breaks)").fetchall()}
+    by_match = "match, " if "match" in cols else ""  # a table written before: match 1's
     rows = store.db.execute(f"SELECT * FROM high_breaks {where} ORDER BY points DESC, run_id, "
-                            "frame, first_shot", args).fetchall()
+                            f"{by_match}frame, first_shot", args).fetchall()
     return [{**dict(r), "shots": json.loads(r["shots"] or "[]")} for r in rows]
 
 

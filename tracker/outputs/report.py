@@ -27,7 +27,7 @@ from tracker import balls as B
 from tracker.outputs.highbreaks import clips_section
 from tracker.outputs.store import MatchStore
 from tracker.server.diagram import BALL_FILL
-from tracker.stats import MatchStats, PlayerStats, Visit, match_stats
+from tracker.stats import MatchStats, PlayerStats, Visit, match_stats, split_by_match
 from tracker.words import POCKET_WORDS, VIEWPOINT, ball_words, capital, pocket_words, say
 
 #: Plot size, inches, and resolution.
@@ -243,20 +243,34 @@ def shot_map_figure(fr: FrameData):
     return fig
 
 
-def gather(store: MatchStore, run_id: int | None = None) -> tuple[dict[str, Any], list[FrameData]]:
-    """The run (latest by default) and its frames, ready to plot."""
-    run, frames, _ = gather_with_stats(store, run_id)
+def gather(store: MatchStore, run_id: int | None = None, match: int | None = None
+           ) -> tuple[dict[str, Any], list[FrameData]]:
+    """The run (latest by default) and the frames of its match ``match`` (default: its
+    current match), ready to plot."""
+    run, frames, _ = gather_with_stats(store, run_id, match)
     return run, frames
 
 
-def gather_with_stats(store: MatchStore, run_id: int | None = None
-                      ) -> tuple[dict[str, Any], list[FrameData], MatchStats]:
-    """:func:`gather` and the run's statistics (each frame's visits and figures filled in)."""
+def _run_of(store: MatchStore, run_id: int | None) -> dict[str, Any]:
     run = store.run(run_id) if run_id is not None else store.latest_run()
     if run is None:
         from tracker.outputs.store import StoreError
 
         raise StoreError(f"{store.path}: the store holds no run yet")
+    return run
+
+
+def gather_with_stats(store: MatchStore, run_id: int | None = None, match: int | None = None
+                      ) -> tuple[dict[str, Any], list[FrameData], MatchStats]:
+    """:func:`gather` and the match's statistics (each frame's visits and figures filled
+    in); the run's ``players`` are the match's."""
+    run = _run_of(store, run_id)
+    matches = store.matches(run["id"])
+    if match is None:
+        match = matches[-1]["match"] if matches else 1
+    this = next((m for m in matches if m["match"] == match), None)
+    if this is not None and this["players"]:
+        run = {**run, "players": this["players"]}
     table = TableGeometry.standard()
     cal = run.get("calibration") or {}
     if "table" in cal:
@@ -264,17 +278,22 @@ def gather_with_stats(store: MatchStore, run_id: int | None = None
         table = TableGeometry.of_size(t["length"], t["width"], t.get("ball_diameter", 52.5))
     players = run.get("players") or []
     frames = {f["number"]: FrameData(f["number"], list(players), result=f, table=table)
-              for f in store.frames(run["id"])}
+              for f in store.frames(run["id"], match)}
     for s in store.shots(run["id"]):
+        if (s["match"] or 1) != match:
+            continue
         frames.setdefault(s["frame"] or 1, FrameData(s["frame"] or 1, list(players),
                                                      table=table)).shots.append(s)
     for e in store.events(run["id"]):
-        if e["frame"] in frames:
+        if e["frame"] in frames and (e["match"] or 1) == match:
             frames[e["frame"]].events.append(e)
     for fr in frames.values():
         if fr.shots and not fr.players:
             fr.players = list((fr.shots[0]["decision"] or {}).get("score", {}))
-    stats = match_stats(store.log(run["id"]), [d["decision"] for d in store.decisions(run["id"])])
+    pieces = split_by_match(store.log(run["id"]),
+                            [d["decision"] for d in store.decisions(run["id"])])
+    log, calls = pieces[match - 1] if match <= len(pieces) else ([], [])
+    stats = match_stats(log, calls)
     for fr in frames.values():
         fr.visits = [v for v in stats.visits if v.frame == fr.number]
         fr.stats = dict(stats.per_frame.get(fr.number, {}))
@@ -378,9 +397,13 @@ def _title(players: list[str], frames: list[FrameData], stats: MatchStats) -> tu
 
 def render(store: MatchStore, run_id: int | None = None, link_from: Path | None = None) -> str:
     """The report's HTML; its links to the high breaks' clips are relative to ``link_from``
-    (the folder the report is written in; default: the store's)."""
-    run, frames, stats = gather_with_stats(store, run_id)
-    players = list(run.get("players") or (frames[0].players if frames else []))
+    (the folder the report is written in; default: the store's). A run of several matches
+    (a table's day) lists them, then each match's frames in turn."""
+    run = _run_of(store, run_id)
+    matches = store.matches(run["id"]) or [{"match": 1}]
+    gathered = [gather_with_stats(store, run["id"], m["match"]) for m in matches]
+    _, frames, stats = gathered[-1]
+    players = list(gathered[-1][0].get("players") or (frames[0].players if frames else []))
     head, lead = _title(players, frames, stats)
     parts = [f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>Match report: "
              f"{escape(head)}</title><style>{_CSS}</style></head><body>"
@@ -388,6 +411,37 @@ def render(store: MatchStore, run_id: int | None = None, link_from: Path | None 
              f"<p class='muted'>Video {escape(str(run['video']))} · run {run['id']} · started "
              f"{escape(run['started'])} · {escape(run['status'])} · frames are snooker frames; "
              f"pockets named {VIEWPOINT}.</p>"]
+    if len(matches) > 1:
+        parts.append(matches_table(matches))
+    for m, (mrun, mframes, mstats) in zip(matches, gathered, strict=True):
+        mplayers = list(mrun.get("players") or (mframes[0].players if mframes else []))
+        if len(matches) > 1:
+            parts.append(f"<h2 id='match-{m['match']}'>Match {m['match']}: "
+                         f"{escape(' v '.join(mplayers))}</h2>")
+        parts += _match_parts(mplayers, mframes, mstats, f"m{m['match']}-"
+                              if len(matches) > 1 else "")
+    parts.append(clips_section(store, run["id"], link_from or store.path.parent))
+    parts.append("</body></html>")
+    return "".join(parts)
+
+
+def matches_table(matches: list[dict[str, Any]]) -> str:
+    """The run's matches, one row each: players, frames won, the winner."""
+    rows = ["<table><tr><th>Match</th><th>Players</th><th>Frames won</th><th>Winner</th></tr>"]
+    for m in matches:
+        won = score_words(m["players"], m["frames_won"])
+        winner = m["winner"] or ("no winner" if m["over"] else "not finished")
+        rows.append(f"<tr><td><a href='#match-{m['match']}'>{m['match']}</a></td>"
+                    f"<td>{escape(' v '.join(m['players']))}</td><td>{escape(won)}</td>"
+                    f"<td>{escape(winner)}</td></tr>")
+    return "".join(rows) + "</table>"
+
+
+def _match_parts(players: list[str], frames: list[FrameData], stats: MatchStats,
+                 anchor: str) -> list[str]:
+    """One match's part of the report: its frames table, statistics and each frame's
+    plots and strokes (``anchor``: the prefix of the frames' ids, unique in the page)."""
+    parts = []
     if not frames:
         parts.append("<p>No frame was played in this run.</p>")
     parts.append("<table><tr><th>Frame</th><th>Winner</th><th>Score</th><th>Strokes</th>"
@@ -401,30 +455,34 @@ def render(store: MatchStore, run_id: int | None = None, link_from: Path | None 
                      f"<td>{escape(brk)}</td></tr>")
     parts.append("</table>")
     if stats.strokes:
-        parts.append(f"<h2 id='statistics'>Statistics: the match</h2>"
+        parts.append(f"<h2 id='{anchor}statistics'>Statistics: the match</h2>"
                      f"{stats_table(players, dict(stats.match))}"
                      f"<p class='muted'>{_STATS_NOTE}</p>")
-    parts.append(clips_section(store, run["id"], link_from or store.path.parent))
     for fr in frames:
-        parts.append(f"<h2 id='frame-{fr.number}'>Frame {fr.number}: "
-                     f"{escape(score_words(players, fr.score()))}</h2><div class='grid'>")
-        for name, fn in (("score progression", plot_scores), ("breaks", plot_breaks),
-                         ("pots by colour and pocket", plot_pots),
-                         ("cue-ball positions", plot_heat), ("shot map", plot_shot_map)):
-            parts.append(f"<img alt='{name}' src='data:image/png;base64,{fn(fr)}'>")
-        parts.append(f"</div><h3>Breaks</h3>{breaks_table(fr.visits)}")
-        if fr.stats and fr.shots:
-            parts.append(f"<h3>Statistics</h3>{stats_table(players, fr.stats)}")
-        parts.append("<h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
-        for s in fr.shots:
-            notes = "".join(f"<br><b>Review:</b> {escape(capital(say(n)))}" for n in s["needs_review"])
-            notes += _correction_note(s.get("decision") or {})
-            cls = " class='rev'" if notes else (" class='foul'" if s["foul"] else "")
-            parts.append(f"<tr{cls}><td>{s['shot']}</td><td>{escape(str(s['striker']))}</td>"
-                         f"<td>{escape(s['text'] or '')}{notes}</td></tr>")
-        parts.append("</table>")
-    parts.append("</body></html>")
-    return "".join(parts)
+        parts += _frame_parts(players, fr, anchor)
+    return parts
+
+
+def _frame_parts(players: list[str], fr: FrameData, anchor: str) -> list[str]:
+    """One frame's part: its plots, breaks, statistics and strokes."""
+    parts = [f"<h2 id='{anchor}frame-{fr.number}'>Frame {fr.number}: "
+             f"{escape(score_words(players, fr.score()))}</h2><div class='grid'>"]
+    for name, fn in (("score progression", plot_scores), ("breaks", plot_breaks),
+                     ("pots by colour and pocket", plot_pots),
+                     ("cue-ball positions", plot_heat), ("shot map", plot_shot_map)):
+        parts.append(f"<img alt='{name}' src='data:image/png;base64,{fn(fr)}'>")
+    parts.append(f"</div><h3>Breaks</h3>{breaks_table(fr.visits)}")
+    if fr.stats and fr.shots:
+        parts.append(f"<h3>Statistics</h3>{stats_table(players, fr.stats)}")
+    parts.append("<h3>Strokes</h3><table><tr><th>#</th><th>Striker</th><th>Call</th></tr>")
+    for s in fr.shots:
+        notes = "".join(f"<br><b>Review:</b> {escape(capital(say(n)))}" for n in s["needs_review"])
+        notes += _correction_note(s.get("decision") or {})
+        cls = " class='rev'" if notes else (" class='foul'" if s["foul"] else "")
+        parts.append(f"<tr{cls}><td>{s['shot']}</td><td>{escape(str(s['striker']))}</td>"
+                     f"<td>{escape(s['text'] or '')}{notes}</td></tr>")
+    parts.append("</table>")
+    return parts
 
 
 def _correction_note(call: dict) -> str:

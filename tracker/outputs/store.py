@@ -10,45 +10,18 @@ operator input, stroke) is written with the referee's decisions about it in ONE 
 committed before the next frame is processed. A crash (even ``kill -9``) loses at most the
 stroke in progress; every committed record stays readable (tested).
 
-Tables (``run_id`` ties every row to its run; ``seq`` is the record's 1-based place in the
-run's match log, shared by every table, so ``ORDER BY seq`` gives the log's order):
-
-- ``runs``: one row per processing run: ``table_name`` (the table it refereed, see
-  :mod:`tracker.outputs.tables`), ``video``, ``started``/``ended`` (ISO 8601 UTC),
-  ``status`` (``running``, ``finished``, ``interrupted`` (Ctrl-C), ``failed`` (an error
-  stopped it); a ``running`` row whose ``heartbeat`` is old was cut off), ``calibration`` (the profile's JSON), ``players``, ``video_frames``/``video_t`` (how far
-  the video was processed), ``summary`` (the final scoreboard line).
-- ``matches``: per run, the players, ``best_of``, ``frames_won`` (JSON) and the ``winner``.
-- ``frames`` (snooker frames, not video frames): ``number``, ``breaker``, ``ruleset``,
-  ``start_seq``, and once over ``end_seq``, ``winner``, ``score`` (JSON), ``reason``.
-- ``records``: the match log itself: ``kind`` (``frame_start``/``shot``/``input``),
-  ``record`` (the JSON line exactly as in ``match.log.jsonl``), ``frame``, ``superseded``
-  (0: current; else the ``seq`` of the record that replaced it after a correction).
-- ``shots``: per stroke: ``shot`` number, ``frame``, ``striker``, ``t_start``, ``t_end``,
-  ``foul``, ``penalty``, ``points`` (total scored), ``needs_review`` (JSON list of notes).
-- ``events``: per stroke event: ``idx``, ``type``, ``t`` (s), ``balls`` (JSON), ``pocket``,
-  ``cushion``, ``confidence``.
-- ``inputs``: operator inputs: ``kind``, ``choice``, ``player``, ``note``, ``source``
-  (``log``: given before the run; ``console``: made live).
-- ``decisions``: every referee output line (``decision``: its JSON, as in
-  ``decisions.jsonl``), ``idx`` within its record, ``kind`` (``frame_start``, ``shot``,
-  ``input``, ``frame_end``, ``error``), ``shot``, ``text`` (the call in people's words) and
-  ``emitted`` (wall-clock time, s since the epoch: for the live latency bench).
-- ``shot_history``: the calls a correction replaced, one row per replaced call: the stroke's
-  old ``shots`` row (``seq`` its record, ``striker``, ``foul``, ``penalty``, ``points``), its
-  ``decision`` (JSON) and ``text``, ``superseded_by`` (the ``seq`` of the record that
-  replaced it), ``superseded_at`` (ISO 8601 UTC) and ``change`` (what the correction changed,
-  in people's words). ``shots`` keeps one row per stroke: the current call.
-- ``console``: requests made on the referee console, waiting for the run to take them
-  (``status`` ``pending`` → ``taken`` → ``applied``/``refused``, ``result``); the run polls it, so
-  a console served by another process still reaches the engine.
+The tables (one row per run, per match of a run, per snooker frame of a match, per record,
+stroke, event, input, call, replaced call and console request) are described in
+:mod:`tracker.outputs.schema`, with their migrations.
 
 Read API (what the live server, reports and ``--resume`` use):
 :meth:`MatchStore.runs`, :meth:`MatchStore.latest_run`, :meth:`MatchStore.log` (the match log
 of a run as dicts, enough to rebuild the referee's state: :func:`rebuild_match`),
 :meth:`MatchStore.decisions` (the current calls, optionally only those after a ``seq``: what
 a live page polls; ``history=True``: every line, the replaced ones marked),
-:meth:`MatchStore.shots` (one current row per stroke), :meth:`MatchStore.shot_history` (the
+:meth:`MatchStore.matches` / :meth:`MatchStore.current_match` (a run's matches: a table's
+day holds several), :meth:`MatchStore.frames`, :meth:`MatchStore.shots` (one current row per
+stroke), :meth:`MatchStore.shot_history` (the
 calls corrections replaced), :meth:`MatchStore.frame_span`, :meth:`MatchStore.events`,
 :meth:`MatchStore.inputs`,
 :meth:`MatchStore.console_pending` / :meth:`MatchStore.console_request` /
@@ -67,6 +40,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from tracker.listeners import RunListener
+from tracker.outputs.schema import SCHEMA, SCHEMA_VERSION, migrate, old_store_views
 from tracker.records.parse import record_from_dict, record_to_dict
 from tracker.records.shot import FrameStart, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
@@ -78,8 +52,6 @@ if TYPE_CHECKING:
 
 #: The store's file name in a run's output folder.
 STORE_NAME = "match.sqlite"
-#: Bumped when the tables change in a way old readers cannot follow.
-SCHEMA_VERSION = 1
 #: A ``running`` run whose heartbeat is older than this was cut off (s).
 STALE_AFTER_S = 30.0
 #: How often the run's progress (video frames, time) is written, s of video.
@@ -90,48 +62,6 @@ BUSY_TIMEOUT_S = 10.0
 #: ``interrupted`` (Ctrl-C), ``failed`` (an error stopped it).
 CUT_OFF = ("interrupted", "failed")
 
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS runs(
-    id INTEGER PRIMARY KEY, video TEXT, started TEXT NOT NULL, ended TEXT, heartbeat REAL,
-    status TEXT NOT NULL, calibration TEXT, players TEXT, video_frames INTEGER DEFAULT 0,
-    video_t REAL DEFAULT 0, summary TEXT);
-CREATE TABLE IF NOT EXISTS matches(
-    run_id INTEGER PRIMARY KEY REFERENCES runs(id), players TEXT, best_of INTEGER,
-    frames_won TEXT, winner TEXT);
-CREATE TABLE IF NOT EXISTS frames(
-    run_id INTEGER NOT NULL REFERENCES runs(id), number INTEGER NOT NULL, breaker TEXT,
-    ruleset TEXT, start_seq INTEGER, end_seq INTEGER, winner TEXT, score TEXT, reason TEXT,
-    PRIMARY KEY(run_id, number));
-CREATE TABLE IF NOT EXISTS records(
-    run_id INTEGER NOT NULL REFERENCES runs(id), seq INTEGER NOT NULL, kind TEXT NOT NULL,
-    frame INTEGER, record TEXT NOT NULL, created REAL NOT NULL, superseded INTEGER DEFAULT 0,
-    PRIMARY KEY(run_id, seq));
-CREATE TABLE IF NOT EXISTS shots(
-    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, shot INTEGER NOT NULL, frame INTEGER,
-    striker TEXT, t_start REAL, t_end REAL, foul INTEGER, penalty INTEGER, points INTEGER,
-    needs_review TEXT, PRIMARY KEY(run_id, seq));
-CREATE TABLE IF NOT EXISTS events(
-    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, idx INTEGER NOT NULL, type TEXT NOT NULL,
-    t REAL, balls TEXT, pocket TEXT, cushion TEXT, confidence REAL,
-    PRIMARY KEY(run_id, seq, idx));
-CREATE TABLE IF NOT EXISTS inputs(
-    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, kind TEXT NOT NULL, choice TEXT,
-    player TEXT, note TEXT, source TEXT, PRIMARY KEY(run_id, seq));
-CREATE TABLE IF NOT EXISTS decisions(
-    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, idx INTEGER NOT NULL, kind TEXT NOT NULL,
-    shot INTEGER, decision TEXT NOT NULL, text TEXT, emitted REAL NOT NULL,
-    PRIMARY KEY(run_id, seq, idx));
-CREATE TABLE IF NOT EXISTS console(
-    id INTEGER PRIMARY KEY, run_id INTEGER, created REAL NOT NULL, action TEXT NOT NULL,
-    payload TEXT NOT NULL, status TEXT NOT NULL DEFAULT 'pending', result TEXT);
-CREATE INDEX IF NOT EXISTS console_pending ON console(status, run_id);
-CREATE TABLE IF NOT EXISTS shot_history(
-    run_id INTEGER NOT NULL, seq INTEGER NOT NULL, shot INTEGER NOT NULL, frame INTEGER,
-    striker TEXT, foul INTEGER, penalty INTEGER, points INTEGER, decision TEXT, text TEXT,
-    superseded_by INTEGER NOT NULL, superseded_at TEXT NOT NULL, change TEXT,
-    PRIMARY KEY(run_id, seq));
-"""
 
 
 class StoreError(RuntimeError):
@@ -181,10 +111,10 @@ class MatchStore:
             if not readonly:
                 self.db.execute("PRAGMA journal_mode=WAL")
                 self.db.execute("PRAGMA synchronous=FULL")
-                self.db.executescript(_SCHEMA)
-                add_table_column(self.db)
-                self.db.execute("INSERT OR IGNORE INTO meta VALUES('schema_version', ?)",
-                                (str(SCHEMA_VERSION),))
+                self.db.executescript(SCHEMA)
+                migrate(self.db)
+            else:
+                old_store_views(self.db)
             version = self.db.execute(
                 "SELECT value FROM meta WHERE key='schema_version'").fetchone()
         except sqlite3.DatabaseError as exc:
@@ -224,14 +154,16 @@ class MatchStore:
             seq = 1 + self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE run_id=?",
                                       (run_id,)).fetchone()[0]
             frame = self._current_frame(run_id, record)
+            match = self._match_of(run_id, seq, record, decisions)
             if amends:
                 self._supersede_last_shot(run_id, seq, decisions)
-            self.db.execute("INSERT INTO records VALUES(?,?,?,?,?,?,0)",
-                            (run_id, seq, rec["type"], frame, json.dumps(rec), now))
+            self.db.execute("INSERT INTO records(run_id, seq, kind, frame, record, created, "
+                            "superseded, match) VALUES(?,?,?,?,?,?,0,?)",
+                            (run_id, seq, rec["type"], frame, json.dumps(rec), now, match))
             if isinstance(record, FrameStart):
-                self._write_frame_start(run_id, seq, record, decisions)
+                self._write_frame_start(run_id, match, seq, record, decisions)
             elif isinstance(record, Shot):
-                self._write_shot(run_id, seq, frame, record, decisions)
+                self._write_shot(run_id, (match, seq, frame), record, decisions)
             elif isinstance(record, OperatorInput):
                 self.db.execute("INSERT INTO inputs VALUES(?,?,?,?,?,?,?)",
                                 (run_id, seq, str(record.kind), record.choice, record.player,
@@ -241,7 +173,7 @@ class MatchStore:
                                 (run_id, seq, i, decision_kind(d), d.get("shot"), json.dumps(d),
                                  _say(d), now))
                 if "frame_end" in d:
-                    self._write_frame_end(run_id, seq, d)
+                    self._write_frame_end(run_id, match, seq, d)
             self.db.execute("UPDATE runs SET heartbeat=? WHERE id=?", (now, run_id))
         return seq
 
@@ -296,36 +228,59 @@ class MatchStore:
                               "LIMIT 1", (run_id,)).fetchone()
         return row[0] if row else None
 
-    def _write_frame_start(self, run_id: int, seq: int, rec: FrameStart,
+    def _match_of(self, run_id: int, seq: int, record: Record,
+                  decisions: list[dict[str, Any]]) -> int | None:
+        """The number of the match ``record`` belongs to (None before the run's first frame).
+        A frame start begins match n+1 when match n is over (or the run has none yet): its
+        ``matches`` row is made here."""
+        last = self.db.execute("SELECT match, over FROM matches WHERE run_id=? ORDER BY match "
+                               "DESC LIMIT 1", (run_id,)).fetchone()
+        if not isinstance(record, FrameStart) or (last is not None and not last["over"]):
+            return last["match"] if last is not None else None
+        match = (last["match"] if last is not None else 0) + 1
+        started = next((d for d in decisions if "frame_start" in d), {})
+        players = started.get("players") or list(record.players)
+        self.db.execute("INSERT INTO matches(run_id, match, players, best_of, frames_won, "
+                        "start_seq) VALUES(?,?,?,?,?,?)",
+                        (run_id, match, json.dumps(players), started.get("best_of",
+                                                                         record.best_of),
+                         json.dumps(started.get("frames_won") or dict.fromkeys(players, 0)),
+                         seq))
+        return match
+
+    def _write_frame_start(self, run_id: int, match: int | None, seq: int, rec: FrameStart,
                            decisions: list[dict[str, Any]]) -> None:
         started = next((d for d in decisions if "frame_start" in d), {})
-        self.db.execute("INSERT OR REPLACE INTO frames(run_id, number, breaker, ruleset, "
-                        "start_seq) VALUES(?,?,?,?,?)",
-                        (run_id, rec.frame, started.get("breaker", rec.breaker), rec.ruleset, seq))
-        self.db.execute("INSERT OR IGNORE INTO matches VALUES(?,?,?,?,?)",
-                        (run_id, json.dumps(list(rec.players)), rec.best_of,
-                         json.dumps(dict.fromkeys(rec.players, 0)), None))
+        self.db.execute("INSERT OR REPLACE INTO frames(run_id, match, number, breaker, ruleset, "
+                        "start_seq) VALUES(?,?,?,?,?,?)",
+                        (run_id, match, rec.frame, started.get("breaker", rec.breaker),
+                         rec.ruleset, seq))
 
-    def _write_shot(self, run_id: int, seq: int, frame: int | None, shot: Shot,
+    def _write_shot(self, run_id: int, where: tuple[int | None, int, int | None], shot: Shot,
                     decisions: list[dict[str, Any]]) -> None:
+        """The stroke's ``shots`` row and its events; ``where``: (match, seq, frame)."""
+        match, seq, frame = where
         dec = next((d for d in decisions if "foul" in d), {})
-        self.db.execute("INSERT INTO shots VALUES(?,?,?,?,?,?,?,?,?,?,?)",
+        self.db.execute("INSERT INTO shots(run_id, seq, shot, frame, striker, t_start, t_end, "
+                        "foul, penalty, points, needs_review, match) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)",
                         (run_id, seq, shot.shot, frame, dec.get("striker", shot.striker),
                          shot.t_start, shot.t_end, int(bool(dec.get("foul"))), dec.get("penalty"),
                          sum(dec.get("points", {}).values()) if dec else None,
-                         json.dumps(list(dec.get("needs_review", shot.needs_review)))))
+                         json.dumps(list(dec.get("needs_review", shot.needs_review))), match))
         for i, e in enumerate(shot.events):
             self.db.execute("INSERT INTO events VALUES(?,?,?,?,?,?,?,?,?)",
                             (run_id, seq, i, str(e.type), e.t, json.dumps(list(e.balls)),
                              e.pocket, e.cushion, e.confidence))
 
-    def _write_frame_end(self, run_id: int, seq: int, d: dict[str, Any]) -> None:
+    def _write_frame_end(self, run_id: int, match: int | None, seq: int,
+                         d: dict[str, Any]) -> None:
         self.db.execute("UPDATE frames SET end_seq=?, winner=?, score=?, reason=? "
-                        "WHERE run_id=? AND number=?",
+                        "WHERE run_id=? AND match=? AND number=?",
                         (seq, d["winner"], json.dumps(d["score"]), d.get("reason"), run_id,
-                         d["frame_end"]))
-        self.db.execute("UPDATE matches SET frames_won=?, winner=? WHERE run_id=?",
-                        (json.dumps(d.get("frames_won", {})), d.get("match_winner"), run_id))
+                         match, d["frame_end"]))
+        self.db.execute("UPDATE matches SET frames_won=?, winner=?, over=? WHERE run_id=? AND "
+                        "match=?", (json.dumps(d.get("frames_won", {})), d.get("match_winner"),
+                                    int(bool(d.get("match_over"))), run_id, match))
 
     # --- the console queue ------------------------------------------------------------------
     def console_request(self, run_id: int | None, action: str, payload: dict[str, Any]) -> int:
@@ -450,17 +405,22 @@ class MatchStore:
             out.append(d)
         return out
 
-    def frame_span(self, run_id: int, frame: int) -> tuple[float | None, float | None]:
-        """When snooker frame ``frame``'s first current stroke started and its last ended (s of
-        video; None, None before its first stroke)."""
+    def frame_span(self, run_id: int, frame: int,
+                   match: int | None = None) -> tuple[float | None, float | None]:
+        """When snooker frame ``frame`` (of match ``match``; default the run's current match)
+        had its first current stroke start and its last end (s of video; None, None before
+        its first stroke)."""
+        if match is None:
+            current = self.current_match(run_id)
+            match = current["match"] if current else 1
         row = self.db.execute("SELECT MIN(t_start), MAX(t_end) FROM shots WHERE run_id=? AND "
-                              "frame=?", (run_id, frame)).fetchone()
+                              "frame=? AND COALESCE(match, 1)=?", (run_id, frame, match)).fetchone()
         return row[0], row[1]
 
     def events(self, run_id: int) -> list[dict[str, Any]]:
         """Every stroke event of the run (table ``events``) with its stroke number."""
         rows = self.db.execute(
-            "SELECT s.shot, s.frame, e.* FROM events e JOIN shots s ON s.run_id=e.run_id AND "
+            "SELECT s.shot, s.frame, s.match, e.* FROM events e JOIN shots s ON s.run_id=e.run_id AND "
             "s.seq=e.seq JOIN records r ON r.run_id=e.run_id AND r.seq=e.seq "
             "WHERE e.run_id=? AND r.superseded=0 ORDER BY e.seq, e.idx", (run_id,)).fetchall()
         return [{**dict(r), "balls": json.loads(r["balls"])} for r in rows]
@@ -470,23 +430,31 @@ class MatchStore:
         rows = self.db.execute("SELECT * FROM inputs WHERE run_id=? ORDER BY seq", (run_id,))
         return [dict(r) for r in rows.fetchall()]
 
-    def frames(self, run_id: int) -> list[dict[str, Any]]:
-        """Snooker frames of the run (table ``frames``)."""
-        rows = self.db.execute("SELECT * FROM frames WHERE run_id=? ORDER BY number", (run_id,))
+    def frames(self, run_id: int, match: int | None = None) -> list[dict[str, Any]]:
+        """Snooker frames of the run (table ``frames``), match by match, each with its
+        ``match`` number; only match ``match``'s if given."""
+        rows = self.db.execute("SELECT * FROM frames WHERE run_id=? AND (? IS NULL OR match=?) "
+                               "ORDER BY match, number", (run_id, match, match))
         return [{**dict(r), "score": json.loads(r["score"]) if r["score"] else None}
                 for r in rows.fetchall()]
+
+    def matches(self, run_id: int) -> list[dict[str, Any]]:
+        """The run's matches in order (table ``matches``): ``match`` (1, 2, ...), ``players``
+        (list), ``best_of``, ``frames_won`` (dict), ``winner``, ``over`` (bool)."""
+        rows = self.db.execute("SELECT * FROM matches WHERE run_id=? ORDER BY match",
+                               (run_id,)).fetchall()
+        return [{**dict(r), "players": json.loads(r["players"]) if r["players"] else [],
+                 "frames_won": json.loads(r["frames_won"]) if r["frames_won"] else {},
+                 "over": bool(r["over"])} for r in rows]
+
+    def current_match(self, run_id: int) -> dict[str, Any] | None:
+        """The run's latest match (see :meth:`matches`), or None before its first frame."""
+        ms = self.matches(run_id)
+        return ms[-1] if ms else None
 
     def integrity(self) -> str:
         """SQLite's own integrity check: ``ok`` or what is wrong."""
         return "; ".join(r[0] for r in self.db.execute("PRAGMA integrity_check").fetchall())
-
-
-def add_table_column(db: sqlite3.Connection) -> None:
-    """Give ``runs`` its ``table_name`` column (the table a run refereed; NULL in a store
-    written before tables had names: :func:`tracker.outputs.tables.table_of` names those)."""
-    cols = {r[1] for r in db.execute("PRAGMA table_info(runs)").fetchall()}
-    if "table_name" not in cols:
-        db.execute("ALTER TABLE runs ADD COLUMN table_name TEXT")
 
 
 class _Transaction:
@@ -504,11 +472,14 @@ class _Transaction:
 
 
 def rebuild_match(store: MatchStore, run_id: int) -> Match:
-    """The referee's state after a run's committed records (to resume a cut-off run)."""
+    """The referee's state after a run's committed records (to resume a cut-off run): its
+    current match (a run of several matches starts a new referee's match at each)."""
     from tracker.rules.match import Match
 
     match = Match()
     for rec in store.records(run_id):
+        if isinstance(rec, FrameStart) and match.players is not None and match.match_over:
+            match = Match()
         match.feed(rec)
     return match
 
@@ -585,16 +556,18 @@ def _pick_run(store: MatchStore, run_id: int | None) -> int:
 
 
 def export_json(store: MatchStore, run_id: int | None = None) -> dict[str, Any]:
-    """A run as one JSON document: the run, its match log, its current decisions, frames,
+    """A run as one JSON document: the run, its matches, its match log, its current decisions,
+    frames (each with its ``match``),
     inputs, and the calls corrections replaced (``corrections``, :meth:`MatchStore.shot_history`)."""
     rid = _pick_run(store, run_id)
-    return {"run": store.run(rid), "frames": store.frames(rid), "log": store.log(rid),
+    return {"run": store.run(rid), "matches": store.matches(rid), "frames": store.frames(rid),
+            "log": store.log(rid),
             "decisions": [{**d["decision"], "_text": d["text"]} for d in store.decisions(rid)],
             "inputs": store.inputs(rid), "corrections": store.shot_history(rid)}
 
 
 #: CSV columns of :func:`export_csv`, one row per stroke.
-CSV_COLUMNS = ("frame", "shot", "striker", "t_start", "t_end", "foul", "penalty", "points",
+CSV_COLUMNS = ("match", "frame", "shot", "striker", "t_start", "t_end", "foul", "penalty", "points",
                "potted", "fouls", "score", "break", "next_striker", "ball_on", "free_ball",
                "miss", "needs_review", "call")
 
@@ -609,7 +582,7 @@ def export_csv(store: MatchStore, run_id: int | None = None) -> str:
     w.writerow(CSV_COLUMNS)
     for s in store.shots(rid):
         d = s["decision"] or {}
-        w.writerow([s["frame"], s["shot"], s["striker"], s["t_start"], s["t_end"], s["foul"],
+        w.writerow([s["match"], s["frame"], s["shot"], s["striker"], s["t_start"], s["t_end"], s["foul"],
                     s["penalty"], s["points"], potted_words(d.get("potted", [])),
                     "; ".join(f["code"] for f in d.get("fouls", [])),
                     " ".join(f"{p}={v}" for p, v in d.get("score", {}).items()), d.get("break"),

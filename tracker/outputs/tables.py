@@ -31,7 +31,6 @@ reading or writing and never writes.
 from __future__ import annotations
 
 import datetime as dt
-import json
 import time
 from dataclasses import dataclass
 from typing import Any
@@ -132,10 +131,9 @@ def table_state(store: MatchStore, table: str, params: TableParams = DEFAULT_TAB
         return None
     now = time.time() if now is None else now
     board, last_call_t, last_text = _frame_board(store, run["id"])
-    match = store.db.execute("SELECT players, best_of, frames_won, winner FROM matches "
-                             "WHERE run_id=?", (run["id"],)).fetchone()
-    players = board.players or list(run.get("players") or [])
-    frames_won = json.loads(match["frames_won"]) if match and match["frames_won"] else {}
+    match = store.current_match(run["id"])  # a table's day: the latest of the run's matches
+    players = board.players or (match["players"] if match else list(run.get("players") or []))
+    frames_won = match["frames_won"] if match else {}
     started = dt.datetime.fromisoformat(run["started"]).timestamp()
     last_activity = max(last_call_t or started, started)
     frame_on = bool(board.frame) and not board.frame_over

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from tracker.stats import match_stats
+from tracker.stats import match_stats, split_by_match
 
 if TYPE_CHECKING:
     from tracker.outputs.board import Board
@@ -70,7 +70,8 @@ def live_extras(store: MatchStore, run: dict[str, Any], board: Board,
     """What the live state adds to the folded board: the frame's time and best of N on the
     board (set in place), and the interval statistics (returned as ``{"stats": ...}``)."""
     rid = int(run["id"])
-    log = store.log(rid)
+    # a table's day: the match under way (the last of the run's matches)
+    log, decisions = (list(x) for x in split_by_match(store.log(rid), decisions)[-1])
     start = next((r for r in log if r.get("type") == "frame_start"), None)
     if start is not None:
         board.best_of = int(start.get("best_of") or board.best_of)
