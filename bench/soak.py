@@ -89,11 +89,15 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None) -> dict
     after_first: dict[str, int] | None = None
     last: dict[str, int] | None = None
     peak = 0
+    series: list[tuple[float, int]] = []  # (s since the start, resident kB) every 30 s
     while p.poll() is None:
         time.sleep(1.0)
         s = proc_sample(p.pid)
         if s is not None:
             last, peak = s, max(peak, s["rss_kb"])
+            now = time.perf_counter() - t0
+            if not series or now - series[-1][0] >= 30:
+                series.append((round(now, 1), s["rss_kb"]))
             if after_first is None and first_frame_over(out / "decisions.jsonl"):
                 after_first = s
         if kill_after_s is not None and time.perf_counter() - t0 >= kill_after_s:
@@ -103,6 +107,7 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None) -> dict
     err = p.stderr.read() if p.stderr else ""
     return {"exit": p.returncode, "seconds": round(time.perf_counter() - t0, 1),
             "after_first_frame": after_first, "at_end": last, "peak_rss_kb": peak,
+            "rss_series": series,
             "stderr_tail": err.strip().splitlines()[-2:]}
 
 

@@ -57,6 +57,11 @@ THUMB_SIZE = (32, 18)
 THUMB_SAMPLES = 8
 #: A new calibration on a frame that does not match is accepted below this fit error, mm.
 MAX_RECALIBRATION_FIT_MM = 8.0
+#: The views a monitor has calibrated and remembers (the newest first): a picture that shows
+#: one of them again is taken back at once with its calibration, without the same-table check
+#: (a camera knocked and put back while the balls were re-racked; a broadcast cutting back to
+#: a camera it left). Four: the first view, and knocks or cameras since, each a few kB.
+KNOWN_VIEWS = 4
 #: A new calibration is taken as a view of the same table (a camera bumped or zoomed, another
 #: camera on it) only when at least this share of the balls it finds lie within
 #: :data:`SAME_TABLE_BALL_MM` of a ball found in the last frame of the old view: a stroke
@@ -281,6 +286,8 @@ class ViewMonitor:
         self.signature = ViewSignature.build(calibration, reference) if reference else None
         self.last = ViewStatus(-1, "ok", 1.0)
         self.history: list[ViewStatus] = []
+        #: earlier views of this run (signature, calibration), newest first
+        self.known: list[tuple[ViewSignature, Calibration]] = []
         self._thumb: np.ndarray | None = None
         #: the last frame that showed the view (the layout a new calibration is checked with)
         self._last_seen: np.ndarray | None = None
@@ -309,12 +316,28 @@ class ViewMonitor:
             st = ViewStatus(frame, "ok", share)
             self._last_seen = img
         elif due or cut:
-            st = self._try_recalibrate(frame, img, share)
+            st = self._known_view(frame, img) or self._try_recalibrate(frame, img, share)
         else:
             st = ViewStatus(frame, "lost", share)  # a new calibration is tried when due
         self.last = st
         self.history.append(st)
         return st
+
+    def _known_view(self, frame: int, img: np.ndarray) -> ViewStatus | None:
+        """The view of an earlier calibration shown again (``recalibrated`` with it), or None."""
+        for i, (signature, cal) in enumerate(self.known):
+            same, share = signature.same_view(img)
+            if same:
+                del self.known[i]
+                self._remember()
+                self.cal, self.signature, self._last_seen = cal, signature, img
+                return ViewStatus(frame, "recalibrated", share, cal)
+        return None
+
+    def _remember(self) -> None:
+        """Keep the view now in force among the known ones (at most :data:`KNOWN_VIEWS`)."""
+        if self.signature is not None:
+            self.known = [(self.signature, self.cal), *self.known][:KNOWN_VIEWS]
 
     def _try_recalibrate(self, frame: int, img: np.ndarray, share: float) -> ViewStatus:
         try:
@@ -327,6 +350,7 @@ class ViewMonitor:
         same, new_share = signature.same_view(img)
         if not same or not self._same_table(new, img):
             return ViewStatus(frame, "lost", share)
+        self._remember()
         self.cal, self.signature, self._last_seen = new, signature, img
         return ViewStatus(frame, "recalibrated", new_share, new)
 

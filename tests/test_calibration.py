@@ -181,6 +181,28 @@ def test_monitor_notices_a_moved_camera_and_a_cut():
     assert np.linalg.norm(mon.cal.ball_to_table(px)[0] - [400.0, 2500.0]) < 2.0
 
 
+def test_a_camera_put_back_while_the_balls_were_re_racked_is_taken_back_at_once():
+    """A camera knocked (view B) and put back (view A) while the table's layout changed: A's
+    own calibration comes back on the first look, without the check that the balls lie where
+    they were (a re-rack moved them all), so the frames are refereed again."""
+    from calibration.monitor import ViewMonitor
+
+    cam_a = CameraModel.overhead(T.length, T.width)
+    eye = cam_a.centre + np.array([60.0, 120.0, 0.0])
+    cam_b = CameraModel.look_at(tuple(eye), (T.width / 2 + 40, T.length / 2 + 90, 0), (-1, 0, 0),
+                                cam_a.image_size, 66.0, tuple(cam_a.dist))
+    img_a, img_b = render(cam_a), render(cam_b)
+    first = calibrate_image(img_a, T)
+    mon = ViewMonitor(first, check_every=1)
+    assert [mon.update(i, img).state for i, img in enumerate([img_a, img_b, img_b])] == [
+        "ok", "recalibrated", "ok"]
+    mon._same_table = lambda *_: False  # the balls were re-racked while the camera was away
+    back = mon.update(3, img_a)
+    assert back.state == "recalibrated" and back.calibration is first and mon.cal is first
+    assert mon.update(4, img_a).state == "ok"
+    assert mon.update(5, img_b).state == "recalibrated"  # and B is known in its turn
+
+
 def test_outline_check_on_strips_is_the_whole_pictures(view):
     """The view check scales down only strips round the outline (a fifth of the cost from
     overhead); its verdict must be the whole picture's, bit for bit, in place, moved and
