@@ -133,7 +133,8 @@ def calls(out: Path) -> list[dict[str, Any]]:
 def frames_and_matches(cs: list[dict[str, Any]]) -> dict[str, int]:
     """Frames started and ended, and matches won, in a run's calls."""
     return {"frames_started": sum(1 for d in cs if "frame_start" in d),
-            "frames_ended": sum(1 for d in cs if d.get("frame_over")),
+            "frames_ended": sum(1 for d in cs if "frame_end" in d),
+            "matches_ended": sum(1 for d in cs if "frame_end" in d and d.get("match_over")),
             "strokes": sum(1 for d in cs if "shot" in d)}
 
 
@@ -170,8 +171,12 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"{e.get('rss_kb', 0) / 1024:.0f} ({growth:+.1f} %) |",
         f"| threads | {a.get('threads', '?')} | {e.get('threads', '?')} |",
         f"| open files | {a.get('open_files', '?')} | {e.get('open_files', '?')} |", "",
+        "Resident memory every 30 s of the run (s: MB): " + ", ".join(
+            f"{t:.0f}: {kb / 1024:.0f}" for t, kb in u.get("rss_series", [])) + ".",
+        *_after_first_match(u, fig["copies"]), "",
         f"Unbroken run: exit {u['exit']}, {u['seconds']} s; {fig['counts']['frames_started']} "
-        f"frames started, {fig['counts']['frames_ended']} ended, {fig['counts']['strokes']} "
+        f"frames started, {fig['counts']['frames_ended']} ended, "
+        f"{fig['counts'].get('matches_ended', '?')} matches over, {fig['counts']['strokes']} "
         f"strokes called. Store: integrity `{s['integrity']}`, {s['strokes_with_two_rows']} "
         f"strokes with more than one current row ({s['shots_rows']} rows).", "",
         f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} calls "
@@ -179,6 +184,17 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"its calls {'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
         f"({fig['resumed_calls']} against {fig['unbroken_calls']})."]
     return "\n".join(lines) + "\n"
+
+
+def _after_first_match(u: dict[str, Any], copies: int) -> list[str]:
+    """The memory's growth from the end of the first match (a ``copies``-th of the run) to the
+    end, as a sentence (none when the series is too short)."""
+    series = u.get("rss_series", [])
+    later = [kb for t, kb in series if t >= u["seconds"] / copies]
+    if len(later) < 2 or copies < 2:
+        return []
+    return [f"From the end of the first match ({later[0] / 1024:.0f} MB) to the end: "
+            f"{(later[-1] / later[0] - 1) * 100:+.1f} %."]
 
 
 def main(argv: list[str] | None = None) -> int:
