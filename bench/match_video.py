@@ -10,7 +10,8 @@ walking past, the camera knocked in frame 3; 1280x720, 25 fps) into DIR (default
 takes the one already there, then runs ``python -m tracker.cli process VIDEO --out DIR/run
 --inputs NAME.keyed.jsonl --quiet`` on it: the set-up a hall keys in before play (players, 6
 reds, best of 3, who breaks first) and what the players say and choose during play as a marker
-keys it in (nominations, "play again" after a foul: :func:`keyed_log`), nothing of the outcome
+keys it in (nominations, "play again" after a foul, a concession: :func:`keyed_log`), nothing
+of the outcome
 (``--setup-only``: the set-up alone; the truth's referee then knows choices the run does not). It scores the run's
 ``decisions.jsonl`` and ``match.log.jsonl`` with :func:`tracker.synth.match_score.score_run`
 (frames found, each frame's breaker, score and winner, frames won, the match's winner, calls
@@ -54,18 +55,21 @@ def make_video(folder: Path, short: bool) -> dict[str, Any]:
     return summary
 
 
-#: The operator inputs a hall keys in during play (the players' choices, which no camera sees).
-KEYED_INPUTS = ("option",)
+#: The operator inputs a hall keys in during play (the players' choices, which no camera sees:
+#: after a foul, "play again"; a concession, by whom).
+KEYED_INPUTS = ("option", "concede")
 
 
 def keyed_log(folder: Path) -> Path:
     """Write ``NAME.keyed.jsonl``: the set-up, plus what the players said and chose during play
     as a hall's marker keys it in (each stroke's nomination and free-ball nomination; after a
-    foul, the incoming player's choice such as "play again"), taken from the match log that
-    the truth's referee was given. Nothing of the outcome: each stroke is an empty record (no
-    positions, no events) that only carries what was said for it, so the inputs stay tied to
-    their stroke numbers. Concessions are left out: the run has to see them (a cleared or
-    re-racked table)."""
+    foul, the incoming player's choice such as "play again"; a concession, by whom), taken
+    from the match log that the truth's referee was given. Nothing of the outcome: each stroke
+    is an empty record (no positions, no events) that only carries what was said for it, so
+    the inputs stay tied to their stroke numbers. The frames after the first are left to the
+    run to find (no frame start of theirs). The camera cannot tell who conceded: the match
+    has the player ahead on frames concede while ahead in points, where the run's guess from
+    a re-rack seen (the player behind conceded) is wrong by design."""
     lines = [ln for ln in (folder / f"{NAME}.setup.jsonl").read_text().splitlines()
              if ln.strip() and not ln.startswith("//")]
     for ln in (folder / f"{NAME}.log.jsonl").read_text().splitlines():
@@ -124,9 +128,12 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         "match's set-up (players, 6 reds, best of 3, who breaks first)"
         + (" only." if proc.get("inputs") == "set-up only" else
            " and what the players said and chose during play as a marker keys it in (each "
-           "stroke's nomination; after a foul, the incoming player's \"play again\"), which "
-           "no camera sees and the truth's referee was given: nothing of the outcome, and not "
-           "the concession (the run has to see the table cleared or re-racked)."),
+           "stroke's nomination; after a foul, the incoming player's \"play again\"; frame 2's "
+           "concession, by whom), which no camera sees and the truth's referee was given: "
+           "nothing of the outcome, and no frame start after the first (the run finds the "
+           "racks). With the set-up only (`--setup-only`) the run has to guess who conceded "
+           "from the re-rack (the player behind in points), and the match has the player "
+           "ahead concede."),
         "",
         "| frame | breaker right | score (truth) | score (run) | exact | winner right | how it ended |",
         "|---|---|---|---|---|---|---|"]

@@ -29,7 +29,8 @@ def test_keyed_log_carries_choices_not_outcome(tmp_path):
     starts = [n for n, x in inputs if isinstance(x, FrameStart)]
     options = [(n, x.kind) for n, x in inputs if not isinstance(x, FrameStart)]
     assert starts == [1]  # the set-up's frame only: the run has to find frame 2 itself
-    assert options == [(3, InputKind.OPTION)]  # before stroke 3; the concession left out
+    # the choice before stroke 3, the concession before stroke 4 (the next frame's first)
+    assert options == [(3, InputKind.OPTION), (4, InputKind.CONCEDE)]
     assert spoken_from_log(path) == {2: {"nomination": "pink"}}
     recs = [json.loads(ln) for ln in path.read_text().splitlines()[1:]]
     assert all(not r.get("events") and not r.get("positions_before")
