@@ -110,8 +110,8 @@ def run_process(folder: Path, setup_only: bool = False) -> dict[str, Any]:
 
 
 def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
-                proc: dict[str, Any]) -> str:
-    """The ACCURACY.md section."""
+                proc: dict[str, Any], other: dict[str, Any] | None = None) -> str:
+    """The ACCURACY.md section (``other``: a ``--setup-only`` run's figures file, quoted)."""
     lines = [
         f"## {SECTION}",
         "",
@@ -158,6 +158,15 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         f"{fig.get('calls_right', '?')} of them with its foul and points; calls in the idle stretches {fig['idle_calls']}, outside every frame "
         f"{fig['calls_outside_frames']}. Whole match right: "
         f"{'yes' if fig['match_right'] else 'no'}."]
+    if other is not None:
+        o = other["summary"]
+        lines += ["", f"Given the set-up only (`--setup-only`, commit `{other['commit']}`, "
+                  f"{other['date']}): frames found {o['frames_found']} of {o['frames_truth']}, "
+                  f"scores exact {o['scores_exact']}, winners right {o['winners_right']}, the "
+                  f"match's winner {'right' if o['match_winner_right'] else 'wrong'}, "
+                  f"{o.get('calls_right', '?')} of {o['calls']} calls with their foul and points, "
+                  f"concession marked for review {o['concessions_for_review']} of "
+                  f"{o['concessions_truth']}."]
     read, total = proc.get("video_frames_read"), made.get("video_frames")
     unseen = [f["frame"] for f in fig.get("frames", []) if not f.get("found")]
     if read and total and read < total and unseen:
@@ -193,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="give process the set-up alone, not the players' nominations and "
                          "choices keyed in during play")
     ap.add_argument("--json", help="where the figures go (default docs/metrics-match-video.json)")
+    ap.add_argument("--setup-only-from", metavar="JSON",
+                    help="quote a --setup-only run's figures (its --json file) in the section")
     ap.add_argument("--doc-from", metavar="JSON",
                     help="write the ACCURACY section from a run's figures (its own date, commit "
                          "and timing) without running again")
@@ -224,7 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.json or ROOT / "docs" / "metrics-match-video.json").write_text(
         json.dumps(out, indent=1, default=str))
     if args.write_doc:
-        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(fig, info, made, proc))
+        other = (json.loads(Path(args.setup_only_from).read_text())
+                 if args.setup_only_from else None)
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION,
+                        doc_section(fig, info, made, proc, other))
     return 0
 
 
