@@ -8,8 +8,11 @@ Makes the match video (``snooker-tracker synth match``: three frames of 6-red sn
 walking past, the camera knocked in frame 3; 1280x720, 25 fps) into DIR (default
 ``out/match-video``, or ``out/match-video-short`` with ``--short``), or with ``--reuse``
 takes the one already there, then runs ``python -m tracker.cli process VIDEO --out DIR/run
---inputs NAME.setup.jsonl --quiet`` on it: the set-up is what a hall keys in before play
-(players, 6 reds, best of 3, who breaks first), nothing of the outcome. It scores the run's
+--inputs NAME.keyed.jsonl --quiet`` on it: the set-up a hall keys in before play (players, 6
+reds, best of 3, who breaks first) and what the players say and choose during play as a marker
+keys it in (nominations, "play again" after a foul, a concession: :func:`keyed_log`), nothing
+of the outcome
+(``--setup-only``: the set-up alone; the truth's referee then knows choices the run does not). It scores the run's
 ``decisions.jsonl`` and ``match.log.jsonl`` with :func:`tracker.synth.match_score.score_run`
 (frames found, each frame's breaker, score and winner, frames won, the match's winner, calls
 made in the idle stretches, the concession marked for review).
@@ -52,13 +55,50 @@ def make_video(folder: Path, short: bool) -> dict[str, Any]:
     return summary
 
 
-def run_process(folder: Path) -> dict[str, Any]:
-    """``process`` on the match video into ``folder/run`` (replaced); exit code and seconds."""
+#: The operator inputs a hall keys in during play (the players' choices, which no camera sees:
+#: after a foul, "play again"; a concession, by whom).
+KEYED_INPUTS = ("option", "concede")
+
+
+def keyed_log(folder: Path) -> Path:
+    """Write ``NAME.keyed.jsonl``: the set-up, plus what the players said and chose during play
+    as a hall's marker keys it in (each stroke's nomination and free-ball nomination; after a
+    foul, the incoming player's choice such as "play again"; a concession, by whom), taken
+    from the match log that the truth's referee was given. Nothing of the outcome: each stroke
+    is an empty record (no positions, no events) that only carries what was said for it, so
+    the inputs stay tied to their stroke numbers. The frames after the first are left to the
+    run to find (no frame start of theirs). The camera cannot tell who conceded: the match
+    has the player ahead on frames concede while ahead in points, where the run's guess from
+    a re-rack seen (the player behind conceded) is wrong by design."""
+    lines = [ln for ln in (folder / f"{NAME}.setup.jsonl").read_text().splitlines()
+             if ln.strip() and not ln.startswith("//")]
+    for ln in (folder / f"{NAME}.log.jsonl").read_text().splitlines():
+        if not ln.strip() or ln.startswith("//"):
+            continue
+        rec = json.loads(ln)
+        if rec["type"] == "shot":
+            said = {k: rec[k] for k in ("nomination", "free_ball") if rec.get(k) is not None}
+            lines.append(json.dumps({"type": "shot", "version": rec["version"],
+                                     "shot": rec["shot"], "t_start": rec["t_start"],
+                                     "t_end": rec["t_end"], "positions_before": {},
+                                     "positions_after": {}, "events": [], **said}))
+        elif rec["type"] == "input" and rec["input"] in KEYED_INPUTS:
+            lines.append(ln)
+    path = folder / f"{NAME}.keyed.jsonl"
+    path.write_text("// Made by bench/match_video.py: the set-up and what the players said and "
+                    "chose during play, as keyed in.\n" + "\n".join(lines) + "\n")
+    return path
+
+
+def run_process(folder: Path, setup_only: bool = False) -> dict[str, Any]:
+    """``process`` on the match video into ``folder/run`` (replaced); exit code and seconds.
+    Its inputs: :func:`keyed_log` (or, ``setup_only``, the set-up alone)."""
     run = folder / "run"
     if run.exists():
         shutil.rmtree(run)
+    inputs = folder / f"{NAME}.setup.jsonl" if setup_only else keyed_log(folder)
     cmd = [sys.executable, "-m", "tracker.cli", "process", str(folder / f"{NAME}.mp4"),
-           "--out", str(run), "--inputs", str(folder / f"{NAME}.setup.jsonl"), "--quiet"]
+           "--out", str(run), "--inputs", str(inputs), "--quiet"]
     t0 = time.perf_counter()
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     board = run / "scoreboard.json"
@@ -70,8 +110,8 @@ def run_process(folder: Path) -> dict[str, Any]:
 
 
 def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
-                proc: dict[str, Any]) -> str:
-    """The ACCURACY.md section."""
+                proc: dict[str, Any], other: dict[str, Any] | None = None) -> str:
+    """The ACCURACY.md section (``other``: a ``--setup-only`` run's figures file, quoted)."""
     lines = [
         f"## {SECTION}",
         "",
@@ -85,7 +125,15 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         "three frames of 6-red snooker (best of 3) played by the bot, re-racks by hand, frame 2 "
         "conceded, an idle minute with the table empty and one with people walking past, the "
         "camera knocked in frame 3 (`snooker-tracker synth match`). `process` is given the "
-        "match's set-up only (players, 6 reds, best of 3, who breaks first).",
+        "match's set-up (players, 6 reds, best of 3, who breaks first)"
+        + (" only." if proc.get("inputs") == "set-up only" else
+           " and what the players said and chose during play as a marker keys it in (each "
+           "stroke's nomination; after a foul, the incoming player's \"play again\"; frame 2's "
+           "concession, by whom), which no camera sees and the truth's referee was given: "
+           "nothing of the outcome, and no frame start after the first (the run finds the "
+           "racks). With the set-up only (`--setup-only`) the run has to guess who conceded "
+           "from the re-rack (the player behind in points), and the match has the player "
+           "ahead concede."),
         "",
         "| frame | breaker right | score (truth) | score (run) | exact | winner right | how it ended |",
         "|---|---|---|---|---|---|---|"]
@@ -110,6 +158,15 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
         f"{fig.get('calls_right', '?')} of them with its foul and points; calls in the idle stretches {fig['idle_calls']}, outside every frame "
         f"{fig['calls_outside_frames']}. Whole match right: "
         f"{'yes' if fig['match_right'] else 'no'}."]
+    if other is not None:
+        o = other["summary"]
+        lines += ["", f"Given the set-up only (`--setup-only`, commit `{other['commit']}`, "
+                  f"{other['date']}): frames found {o['frames_found']} of {o['frames_truth']}, "
+                  f"scores exact {o['scores_exact']}, winners right {o['winners_right']}, the "
+                  f"match's winner {'right' if o['match_winner_right'] else 'wrong'}, "
+                  f"{o.get('calls_right', '?')} of {o['calls']} calls with their foul and points, "
+                  f"concession marked for review {o['concessions_for_review']} of "
+                  f"{o['concessions_truth']}."]
     read, total = proc.get("video_frames_read"), made.get("video_frames")
     unseen = [f["frame"] for f in fig.get("frames", []) if not f.get("found")]
     if read and total and read < total and unseen:
@@ -141,7 +198,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dir", help="where the video and the run go")
     ap.add_argument("--reuse", action="store_true", help="use the video already in --dir")
     ap.add_argument("--write-doc", action="store_true")
+    ap.add_argument("--setup-only", action="store_true",
+                    help="give process the set-up alone, not the players' nominations and "
+                         "choices keyed in during play")
     ap.add_argument("--json", help="where the figures go (default docs/metrics-match-video.json)")
+    ap.add_argument("--setup-only-from", metavar="JSON",
+                    help="quote a --setup-only run's figures (its --json file) in the section")
     ap.add_argument("--doc-from", metavar="JSON",
                     help="write the ACCURACY section from a run's figures (its own date, commit "
                          "and timing) without running again")
@@ -161,7 +223,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         made = make_video(folder, args.short)
     print(json.dumps({"video": made}), flush=True)
-    proc = run_process(folder)
+    proc = run_process(folder, args.setup_only)
+    proc["inputs"] = "set-up only" if args.setup_only else "set-up and keyed choices"
     fig = score_run(folder / f"{NAME}.truth.json", folder / "run")
     fig["idle"] = json.loads((folder / f"{NAME}.truth.json").read_text())["idle"]
     info = run_info(("python bench/match_video.py " + " ".join(argv or sys.argv[1:])).rstrip(),
@@ -172,7 +235,10 @@ def main(argv: list[str] | None = None) -> int:
     Path(args.json or ROOT / "docs" / "metrics-match-video.json").write_text(
         json.dumps(out, indent=1, default=str))
     if args.write_doc:
-        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(fig, info, made, proc))
+        other = (json.loads(Path(args.setup_only_from).read_text())
+                 if args.setup_only_from else None)
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION,
+                        doc_section(fig, info, made, proc, other))
     return 0
 
 

@@ -223,13 +223,21 @@ class Tracker:
         """Whether a ball unseen since it went out of sight while moving, for no more than
         :attr:`TrackerConfig.resume_s`, has a detection of its colour (``cand_mm`` (K, 2))
         within :attr:`TrackerConfig.resume_reach_mm` of where it was last seen: it is going
-        on, and is followed from there at once."""
-        if not s.lost_moving or s.pos is None or not s.on_table or s.potted_pocket is not None:
+        on, and is followed from there at once. A ball that vanished into a pocket's mouth (a
+        pot not yet confirmed) goes on only when seen back out on the bed, clear of that
+        mouth (:attr:`TrackerConfig.pot_distance_mm`): it rattled in the jaws and came out."""
+        if not s.lost_moving or s.pos is None or not s.on_table:
             return False
         unseen = frame - s.last_frame
         if unseen <= 1 or unseen > self.cfg.resume_s * self.fps:
             return False
-        return bool(np.min(np.linalg.norm(cand_mm - s.pos, axis=1)) <= self.cfg.resume_reach_mm)
+        near = np.linalg.norm(cand_mm - s.pos, axis=1) <= self.cfg.resume_reach_mm
+        if s.potted_pocket is not None:
+            mouth = self.pocket_xy.get(s.potted_pocket)
+            if mouth is None:  # pending off the table: it may have jumped the cushion
+                return False
+            near &= np.linalg.norm(cand_mm - mouth, axis=1) > self.cfg.pot_distance_mm
+        return bool(near.any())
 
     def _emerges(self, s: Slot, cand_mm: np.ndarray, frame: int) -> int | None:
         """Which detection of its colour (index into ``cand_mm`` (K, 2)) a ball hidden while
