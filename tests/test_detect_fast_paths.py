@@ -116,7 +116,7 @@ def test_the_darker_twin_pass_keeps_what_the_pairwise_loop_keeps():
         feats = rng.uniform(0, 1, (n, 5)).astype(np.float32)
         score = rng.uniform(0, 1, n)
         want = _distinct_pairwise(px, feats, radii)
-        assert np.array_equal(distinct(det, px, feats), want)
+        assert np.array_equal(distinct(det, px, feats, 1.2), want)
         assert np.array_equal(distinct(det, px, feats, 1.0, score),
                               _distinct_pairwise(px, feats, radii, 1.0, score))
         dropped += int((~want).sum())

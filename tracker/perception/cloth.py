@@ -175,11 +175,13 @@ class Cloth:
             static[y:y + hh, x:x + ww] |= comp & (1 - cv2.dilate(bulge, np.ones((3, 3), np.uint8)))
         return static
 
-    def _cloth_map(self, lab_img: np.ndarray, cells: int = 24) -> np.ndarray:
+    def _cloth_map(self, lab_img: np.ndarray) -> np.ndarray:
         """The cloth's colour at every pixel (h, w, 3) int16 Lab: the median of each of about
-        ``cells`` x ``cells / 2`` cells of the bed (balls are too small to move a cell's
-        median), spread smoothly, so that light falling off toward the far end or a corner
-        does not read as foreground."""
+        ``map_cells`` x ``map_cells / 2`` cells of the bed (balls are too small to move a
+        cell's median), spread smoothly, so that light falling off toward the far end or a
+        corner does not read as foreground (:class:`ForegroundParams`)."""
+        p = self.fg_params
+        cells = p.map_cells
         h, w = lab_img.shape[:2]
         gx, gy = cells, max(2, cells * h // max(w, 1))
         grid = np.zeros((gy, gx, 3), np.float32)
@@ -187,14 +189,15 @@ class Cloth:
         c = self.cloth_lab
         li = lab_img.astype(np.int16)
         # cloth-like pixels only: pocket holes, balls and fittings do not pull a cell's median
-        bed = self.view.bed.astype(bool) & (np.abs(li[..., 1] - c[1]) + np.abs(li[..., 2] - c[2]) < 40) \
-            & (np.abs(li[..., 0] - c[0]) < 0.5 * c[0])
+        bed = self.view.bed.astype(bool) & (
+            np.abs(li[..., 1] - c[1]) + np.abs(li[..., 2] - c[2]) < p.map_max_chroma) \
+            & (np.abs(li[..., 0] - c[0]) < p.map_max_lightness_share * c[0])
         for j in range(gy):
             for i in range(gx):
                 ys, ye = j * h // gy, (j + 1) * h // gy
                 xs, xe = i * w // gx, (i + 1) * w // gx
                 m = bed[ys:ye, xs:xe]
-                if m.sum() >= 0.3 * m.size:
+                if m.sum() >= p.map_min_cloth_share * m.size:
                     grid[j, i] = np.median(lab_img[ys:ye, xs:xe][m], axis=0)
                     have[j, i] = True
         if not have.any():

@@ -147,9 +147,10 @@ class BallDetector:
         """Apparent ball radius (full-resolution px) at image points (N, 2)."""
         return self.view.radius_at(px)
 
-    def can_hold(self, mm: np.ndarray, slack: float = 0.6) -> np.ndarray:
-        """:meth:`TableView.can_hold`."""
-        return self.view.can_hold(mm, slack)
+    def can_hold(self, mm: np.ndarray) -> np.ndarray:
+        """:meth:`TableView.can_hold` with this detector's slack
+        (:attr:`CandidateParams.hold_slack_radii`)."""
+        return self.view.can_hold(mm, self.params.candidates.hold_slack_radii)
 
     # ------------------------------------------------------------------ set-up
     def learn_cloth(self, frame: np.ndarray, others: list[np.ndarray] | None = None) -> None:

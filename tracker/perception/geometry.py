@@ -125,10 +125,11 @@ class TableView:
         out.offset = base + np.array([x0 * inv, y0 * inv], float)
         return out
 
-    def can_hold(self, mm: np.ndarray, slack: float = 0.6) -> np.ndarray:
+    def can_hold(self, mm: np.ndarray, slack: float) -> np.ndarray:
         """Whether a ball's centre can be at each table position (N, 2) mm: at least a radius
-        from every cushion nose (less ``slack`` radii for the calibration's error), or in a
-        pocket's jaws. A "ball" on the rail or the cushion top is a fixture or a hand."""
+        from every cushion nose (less ``slack`` radii for the calibration's error:
+        :attr:`tracker.perception.params.CandidateParams.hold_slack_radii`), or in a pocket's
+        jaws. A "ball" on the rail or the cushion top is a fixture or a hand."""
         t = self.cal.table
         m = (1.0 - slack) * t.ball_radius
         inside = ((mm[:, 0] >= m) & (mm[:, 0] <= t.width - m)

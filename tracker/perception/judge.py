@@ -18,6 +18,7 @@ from tracker.perception.constraint import constrained_classes
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.geometry import TableView
 from tracker.perception.missing import find_missing_colour
+from tracker.perception.params import ColourLearningParams
 from tracker.perception.refine import fit_discs
 
 #: The detector whose parts this works with (:class:`tracker.perception.detect.BallDetector`),
@@ -59,7 +60,7 @@ class Judge(Protocol):
         ...
 
 
-def distinct(view: TableView, px: np.ndarray, feats: np.ndarray, min_sep: float = 1.2,
+def distinct(view: TableView, px: np.ndarray, feats: np.ndarray, min_sep: float,
              score: np.ndarray | None = None, apart: np.ndarray | None = None,
              apart_radii: float = 0.7) -> np.ndarray:
     """Mask (N,) dropping the darker of two detections closer than ``min_sep`` local radii
@@ -99,7 +100,8 @@ class ColourJudge:
         p = d.params
         px, in_cluster = cands.px, cands.in_cluster
         feats = d.colour_features(frame, px)
-        keep = distinct(d.view, px, feats, apart_radii=p.learned.highlight_min_sep_radii)
+        keep = distinct(d.view, px, feats, p.colour.distinct_min_sep_radii,
+                        apart_radii=p.learned.highlight_min_sep_radii)
         if d.colours_learned:
             # a circle split from a blob, or a faint disc, must look like a ball's colour
             doubtful = in_cluster | cands.faint
@@ -113,14 +115,13 @@ class ColourJudge:
             px = fit_discs(d.view, d.cloth.cloth_map, d.protos, frame, px, cls, low, p.refine)
         out = d.detections(px, cls, probs.max(1), probs, feats)
         out.occupancy = d.view.occupancy(cands.fg)
-        return out[d.view.can_hold(out.mm)]
+        return out[d.view.can_hold(out.mm, p.candidates.hold_slack_radii)]
 
     def class_cost(self, d: BallDetector, det: BallDetections) -> np.ndarray:
         """The prototypes' squared feature distance."""
         return class_cost(det.feats, d.protos)
 
-    def learn_colours(self, d: BallDetector, frames: list[np.ndarray], iterations: int = 5,
-                      spot_tolerance: float = 0.8, spot_bonus: float = 0.3) -> None:
+    def learn_colours(self, d: BallDetector, frames: list[np.ndarray]) -> None:
         """Adapt the eight colour prototypes to this camera and light from frames of balls at
         rest (the opening rack, or any layouts seen by the same camera).
 
@@ -133,31 +134,33 @@ class ColourJudge:
         lightness little weight (exposure moves it most) and ranks the balls within the frame
         (each class's cost less its best ball's cost) instead of trusting the stock
         prototypes' absolute distances. A ball standing on a colour's spot (within
-        ``spot_tolerance`` radii: the apex red of a rack is two radii from the pink spot) is
+        ``spot_tolerance_radii``: the apex red of a rack is two radii from the pink spot) is
         taken to be that colour unless its colour says clearly otherwise: in a frame start
         or mid-frame most colours are on their spots, and this anchors the dark ones (brown,
         black, a green on green cloth) that the features alone confuse under broadcast light.
         """
-        seen = _spot_priors(d, frames, spot_tolerance, spot_bonus)
+        q = d.params.learning
+        seen = _spot_priors(d, frames, q)
         if not seen:
             return
-        for it in range(iterations):
+        for it in range(q.iterations):
             sums = np.zeros_like(d.protos)
             counts = np.zeros(len(CLASSES))
             for feats, prior in seen:
-                cost = class_cost(feats, d.protos, 0.2 if it == 0 else 1.0)
+                cost = class_cost(feats, d.protos, q.first_round_lightness if it == 0 else 1.0)
                 if it == 0:
                     # stock prototypes are only a rough guide: rank within the frame (each
                     # class's place goes to the ball most like it, relative to the others;
                     # the absolute distance breaks ties: when a class has no ball in view, the
                     # ball most like it is often most like its own class too)
                     rel = cost - cost.min(0, keepdims=True)
-                    cost = np.where(cost < 0.6, rel + 0.25 * cost, cost)
+                    cost = np.where(cost < q.rank_below_cost, rel + q.rank_abs_weight * cost,
+                                    cost)
                 # the spot breaks near-ties only: a red on the green spot stays a red
-                base = class_cost(feats, d.protos, 0.2)
-                tie = base - base.min(1, keepdims=True) < 0.5
-                cls = constrained_classes(cost - prior * tie, unique_bonus=0.1, white_bonus=0.3,
-                                          cap=d.capacity)
+                base = class_cost(feats, d.protos, q.first_round_lightness)
+                tie = base - base.min(1, keepdims=True) < q.spot_tie_cost
+                cls = constrained_classes(cost - prior * tie, unique_bonus=q.unique_bonus,
+                                          white_bonus=q.white_bonus, cap=d.capacity)
                 for k in range(len(CLASSES)):
                     sums[k] += feats[cls == k].sum(0)
                     counts[k] += (cls == k).sum()
@@ -173,10 +176,10 @@ class ColourJudge:
         return find_missing_colour(d, frame, det, classes, d.params.colour.missing_max_cost)
 
 
-def _spot_priors(d: BallDetector, frames: list[np.ndarray], spot_tolerance: float,
-                 spot_bonus: float) -> list[tuple[np.ndarray, np.ndarray]]:
+def _spot_priors(d: BallDetector, frames: list[np.ndarray], q: ColourLearningParams
+                 ) -> list[tuple[np.ndarray, np.ndarray]]:
     """Per frame with detections: their features (N, 5) and the bonus (N, 8) of standing on
-    a colour's spot (``spot_bonus`` for that colour within ``spot_tolerance`` radii)."""
+    a colour's spot (``q.spot_bonus`` for that colour within ``q.spot_tolerance_radii``)."""
     t = d.view.cal.table
     spot_names = [n for n in CLASSES if n in t.spots]
     spot_xy = np.array([t.spots[n] for n in spot_names], float)
@@ -188,9 +191,10 @@ def _spot_priors(d: BallDetector, frames: list[np.ndarray], spot_tolerance: floa
             dist = np.linalg.norm(det.mm[:, None, :] - spot_xy[None], axis=2)
             # within the tolerance, widened where the view is coarse (a far ball in a TV
             # view: a few px are tens of mm), never as far as a racked red from the pink
-            tol = np.minimum(1.6 * t.ball_radius,
-                             spot_tolerance * t.ball_radius + 3.0 * det.mm_per_px)
+            tol = np.minimum(q.spot_reach_max_radii * t.ball_radius,
+                             q.spot_tolerance_radii * t.ball_radius
+                             + q.spot_reach_px * det.mm_per_px)
             for j, name in enumerate(spot_names):
-                prior[dist[:, j] <= tol, CLASSES.index(name)] = spot_bonus
+                prior[dist[:, j] <= tol, CLASSES.index(name)] = q.spot_bonus
             seen.append((det.feats, prior))
     return seen

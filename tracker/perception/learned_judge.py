@@ -83,7 +83,7 @@ class LearnedJudge:
         keep = one_per_colour_nearby(px, probs, d.view.radius_at(px), p.unique_twin_radii, d.capacity)
         px, probs, feats, none = px[keep], probs[keep], feats[keep], p9[keep, -1]
         out = d.detections(px, probs.argmax(1), probs.max(1), probs, feats)
-        inside = d.view.can_hold(out.mm)
+        inside = d.view.can_hold(out.mm, d.params.candidates.hold_slack_radii)
         out, none = out[inside], none[inside]
         held = held_colours_removed(out.probs, p.unique_hold_prob, d.capacity)
         # a detection whose classes were held by others, left with one less likely than "not a
@@ -120,13 +120,14 @@ class LearnedJudge:
         return p9
 
     def _search_blobs(self, d: BallDetector, frame: np.ndarray, kept: np.ndarray,
-                      blobs: list[Blob], stride: float = 0.4,
-                      min_sep: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+                      blobs: list[Blob], min_sep: float | None = None
+                      ) -> tuple[np.ndarray, np.ndarray]:
         """Balls the candidates missed inside ``blobs`` of several balls: the classifier judges
-        points on a grid (every ``stride`` local radii) over each blob; the most ball-like
+        points on a grid (every ``LearnedParams.grid_stride_radii`` local radii) over each blob; the most ball-like
         points, at least ``min_sep`` radii from every kept detection and from each other,
         are balls (refined like the candidates). Returns (px (M, 2), probabilities (M, 9))."""
         min_sep = d.params.learned.min_sep if min_sep is None else min_sep
+        stride = d.params.learned.grid_stride_radii
         pts = []
         for x, y, sub, r in blobs:
             step = max(1.0, stride * r)

@@ -97,7 +97,8 @@ def find_missing_learned(d: BallDetector, classifier: Any, frame: np.ndarray,
     if len(det):
         clear = np.linalg.norm(pts[:, None] - det.px[None], axis=2).min(1) >= 1.6 * r
         pts, r = pts[clear], r[clear]
-    ok = view.can_hold(view.cal.ball_to_table(pts)) if len(pts) else np.zeros(0, bool)
+    ok = (view.can_hold(view.cal.ball_to_table(pts), d.params.candidates.hold_slack_radii)
+          if len(pts) else np.zeros(0, bool))
     pts, r = pts[ok], r[ok]
     if not len(pts):
         return det

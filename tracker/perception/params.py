@@ -29,6 +29,15 @@ class ForegroundParams:
             is thin strokes (the figures of a score bar laid over the table, each smaller than
             a ball: harder world, overhead 5).
         glyph_min_extent: see ``glyph_light_share``.
+        map_cells: the cloth's colour is learned on a grid of this many cells along each side
+            of the picture (its lightness falls off away from the lamps: one colour for the
+            whole cloth would take a shaded corner for foreground).
+        map_max_chroma: only pixels within this chroma of the cloth (8-bit Lab, as ``chroma``)
+            and ...
+        map_max_lightness_share: ... within this share of its lightness count toward a cell's
+            colour (pocket holes, balls and fittings do not pull a cell's median); ...
+        map_min_cloth_share: ... a cell with fewer than this share of such pixels takes its
+            nearest bed cell's colour.
     """
 
     chroma: float = 22
@@ -36,6 +45,10 @@ class ForegroundParams:
     bright: float = 60
     glyph_light_share: float = 0.5
     glyph_min_extent: float = 1.2
+    map_cells: int = 24
+    map_max_chroma: float = 40
+    map_max_lightness_share: float = 0.5
+    map_min_cloth_share: float = 0.3
 
 
 @dataclass(frozen=True)
@@ -96,9 +109,13 @@ class CandidateParams:
             of a radius) leave uncovered is one more ball when a disc of this many radii fits
             in it (a ball with a bite taken out where it touches another holds about 0.8
             radii; a shadow's crescent or a sliver between circles much less).
+        hold_slack_radii: a detection is a ball only where a ball's centre can be: at least a
+            radius from every cushion nose less this many radii (the calibration's error), or
+            in a pocket's jaws; a "ball" on the rail or the cushion top is a fixture or a hand.
     """
 
     uncovered_min_radii: float = 0.7
+    hold_slack_radii: float = 0.6
 
 
 @dataclass(frozen=True)
@@ -143,12 +160,17 @@ class ColourParams:
             player's hair or shirt has circles too).
         missing_max_cost: a unique colour missing from a still is the disc of 0.6 radii
             nearest its prototype when that disc's mean cost is under this.
+        distinct_min_sep_radii: of two detections closer than this many local radii on screen
+            the darker is dropped (a ball lit from above shows a bright top and a dark underside
+            that a cluster split can take for two balls; touching balls stand at least ~1.4
+            radii apart on screen even one behind the other in a TV view).
     """
 
     clipped_level: int = 250
     min_unclipped_share: float = 0.3
     cluster_max_cost: float = 0.15
     missing_max_cost: float = 0.15
+    distinct_min_sep_radii: float = 1.2
 
 
 @dataclass(frozen=True)
@@ -195,6 +217,8 @@ class LearnedParams:
             reads 0.4-0.6 "not a ball" and the rest spread over the colours (a false black), a
             ball the search rightly adds under 0.15 (the smaller of this and ``max_none``).
         search_blobs: also search blobs of several balls for balls the candidates missed.
+        grid_stride_radii: inside a blob of several balls the classifier judges points on a
+            grid this many local radii apart (finer finds no more balls and costs more).
     """
 
     max_none: float = 0.5
@@ -211,6 +235,7 @@ class LearnedParams:
     streak_white_prob: float = 0.8
     grid_max_none: float = 0.25
     search_blobs: bool = True
+    grid_stride_radii: float = 0.4
 
 
 @dataclass(frozen=True)
@@ -270,6 +295,48 @@ class GateParams:
 
 
 @dataclass(frozen=True)
+class ColourLearningParams:
+    """Learning a camera's colours from its frames
+    (:meth:`tracker.perception.judge.ColourJudge.learn_colours`).
+
+    Attributes:
+        iterations: rounds of labelling every frame's balls under the game's constraint and
+            moving each class's prototype to its balls' mean (it stops earlier when nothing
+            moves).
+        first_round_lightness: the weight of lightness in the first round's cost and in the
+            spot's tie test (exposure moves lightness most; the stock prototypes are a rough
+            guide only).
+        rank_below_cost: in the first round a cost under this is ranked within the frame (each
+            class's cost less its best ball's), ...
+        rank_abs_weight: ... plus this share of the absolute cost to break ties (when a class
+            has no ball in view, the ball most like it is often most like its own class too).
+        spot_tolerance_radii: a ball within this many radii of a colour's spot is taken to be
+            that colour unless its colour says clearly otherwise (the apex red of a rack is two
+            radii from the pink spot), ...
+        spot_reach_px: ... widened by this many pixels' worth of table where the view is coarse
+            (a far ball in a TV view: a few px are tens of mm), ...
+        spot_reach_max_radii: ... never beyond this many radii (a racked red from the pink).
+        spot_bonus: the cost a ball on a colour's spot takes off that colour, ...
+        spot_tie_cost: ... only where that colour is within this of the ball's best (the spot
+            breaks near-ties only: a red on the green spot stays a red).
+        unique_bonus, white_bonus: the constrained labelling's bonus for one of each colour and
+            for the cue ball (:func:`tracker.perception.constraint.constrained_classes`).
+    """
+
+    iterations: int = 5
+    first_round_lightness: float = 0.2
+    rank_below_cost: float = 0.6
+    rank_abs_weight: float = 0.25
+    spot_tolerance_radii: float = 0.8
+    spot_reach_px: float = 3.0
+    spot_reach_max_radii: float = 1.6
+    spot_bonus: float = 0.3
+    spot_tie_cost: float = 0.5
+    unique_bonus: float = 0.1
+    white_bonus: float = 0.3
+
+
+@dataclass(frozen=True)
 class DetectorParams:
     """Every stage's tunables."""
 
@@ -280,6 +347,7 @@ class DetectorParams:
     refine: RefineParams = field(default_factory=RefineParams)
     colour: ColourParams = field(default_factory=ColourParams)
     learned: LearnedParams = field(default_factory=LearnedParams)
+    learning: ColourLearningParams = field(default_factory=ColourLearningParams)
 
 
 #: The bundle a detector made without one takes.
