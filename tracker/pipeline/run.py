@@ -215,8 +215,10 @@ class RefereeRun(Referee):
         self.tracker = Tracker(self.calibration.table, self.fps, balls=balls)
         old = self.strokes
         gap = getattr(getattr(rules, "options", None), "touching_gap_mm", old.touching_gap_mm)
-        self.strokes = StrokeDetector(self.calibration.table, self.fps, old.position_error_mm,
-                                      gap, old.cushion_view, old.params)
+        self.strokes = StrokeDetector(self.calibration.table, self.fps,
+                                      position_error_mm=old.position_error_mm,
+                                      touching_gap_mm=gap, cushion_view=old.cushion_view,
+                                      params=old.params)
         self.strokes.n_shots = old.n_shots
         self._early = None
 
