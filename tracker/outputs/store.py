@@ -68,6 +68,15 @@ class StoreError(RuntimeError):
     """The store cannot be opened or is not a match store; the message says what to do."""
 
 
+def open_for_reading(path: Path) -> MatchStore | None:
+    """The store at ``path`` opened read-only, or None while it is not there or not yet a
+    store (a page waiting for its run)."""
+    try:
+        return MatchStore(path, readonly=True) if path.exists() else None
+    except StoreError:
+        return None
+
+
 def _now_iso() -> str:
     return dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
 

@@ -58,7 +58,7 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from tracker.outputs.board import Board
-from tracker.outputs.store import MatchStore, StoreError
+from tracker.outputs.store import MatchStore, open_for_reading
 from tracker.outputs.tables import latest_run_of, table_of, tables
 from tracker.server import hall, pages
 from tracker.server.diagram import table_svg
@@ -97,11 +97,8 @@ class LiveState:
 
     @property
     def store(self) -> MatchStore | None:
-        if self._store is None and self.store_path.exists():
-            try:
-                self._store = MatchStore(self.store_path, readonly=True)
-            except StoreError:
-                return None
+        if self._store is None:
+            self._store = open_for_reading(self.store_path)
         return self._store
 
     def run(self) -> dict[str, Any] | None:

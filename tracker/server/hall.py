@@ -33,7 +33,7 @@ from starlette.responses import (
 from starlette.routing import Route
 
 from tracker.outputs.highbreaks import kept_breaks
-from tracker.outputs.store import STALE_AFTER_S, MatchStore, StoreError
+from tracker.outputs.store import STALE_AFTER_S, MatchStore, open_for_reading
 from tracker.outputs.tables import (
     DEFAULT_TABLE_PARAMS,
     NOT_REFEREED,
@@ -67,11 +67,8 @@ class HallState:
 
     @property
     def store(self) -> MatchStore | None:
-        if self._store is None and self.store_path.exists():
-            try:
-                self._store = MatchStore(self.store_path, readonly=True)
-            except StoreError:
-                return None
+        if self._store is None:
+            self._store = open_for_reading(self.store_path)
         return self._store
 
     def _key(self, store: MatchStore) -> tuple:
