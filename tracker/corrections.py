@@ -11,7 +11,13 @@ each new line carries ``"amended": true`` and a ``"correction"`` object::
 correction restores the call before the last correction (console "undo"). Every reader (the
 board and pages, the report, the statistics, the exports, resume) reads the calls through
 :func:`current_decisions`, which keeps one current call per stroke: the calls a correction
-replaces are dropped, in order. Pure functions, no I/O; a leaf module.
+replaces are dropped, in order.
+
+What a correction says (:func:`correction_fields`) is written the same way on the console and
+in an operator inputs file (``process --inputs``): an ``action`` with its fields, e.g.
+``{"action": "foul", "code": "push"}``, ``{"action": "miss", "miss": false}``,
+``{"action": "nominate", "ball": "pink"}``, ``{"action": "undo"}``.
+Pure functions, no I/O; a leaf module.
 """
 
 from __future__ import annotations
@@ -20,7 +26,59 @@ import datetime as dt
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from tracker import balls as B
+from tracker.records.shot import OperatorFoul, OperatorJudgement
+from tracker.rules.fouls import FOULS
 from tracker.words import ball_words
+
+#: Fouls a referee sees and the camera does not (offered on the console): code -> words.
+CONSOLE_FOULS = {code: k.message for code, k in FOULS.items() if k.digest.startswith("H")}
+#: The actions that say what a stroke's call should have been (a correction, or a judgement
+#: for the coming stroke), and ``undo`` (take back the last correction).
+JUDGEMENT_ACTIONS = ("nominate", "free_ball", "miss", "foul")
+
+
+class CorrectionError(ValueError):
+    """A correction (or judgement) that cannot be taken; the message says why."""
+
+
+def correction_fields(action: str, payload: Mapping[str, Any]) -> dict[str, Any]:
+    """What a judgement action says, as the stroke record's fields it replaces
+    (``nomination``, ``free_ball`` or ``operator``: an :class:`OperatorJudgement`).
+
+    Args:
+        action: one of :data:`JUDGEMENT_ACTIONS`.
+        payload: its fields: ``ball`` (nominate, free_ball; foul, optional), ``miss`` (true
+            or false), ``code`` (foul: one of :data:`CONSOLE_FOULS`).
+
+    Raises:
+        CorrectionError: an unknown action or a missing or wrong field.
+    """
+    if action in ("nominate", "free_ball"):
+        ball = payload.get("ball")
+        if ball in (None, ""):
+            raise CorrectionError(f"{action}: give ball")
+        if not (isinstance(ball, str) and B.valid_ball(ball) and ball != B.WHITE):
+            raise CorrectionError(f"{action}: {ball!r} is not a ball")
+        return {"nomination" if action == "nominate" else "free_ball": ball}
+    if action == "miss":
+        miss = payload.get("miss")
+        if not isinstance(miss, bool):
+            raise CorrectionError("miss: give miss: true (call a miss) or false (no miss)")
+        return {"operator": OperatorJudgement(miss=miss)}
+    if action == "foul":
+        code = payload.get("code")
+        if code in (None, ""):
+            raise CorrectionError("foul: give code")
+        if code not in CONSOLE_FOULS:
+            raise CorrectionError(f"foul: {code!r} is not a foul the console can call; one of "
+                                  + ", ".join(CONSOLE_FOULS))
+        ball = payload.get("ball") or None
+        if ball is not None and not (isinstance(ball, str) and B.valid_ball(ball)):
+            raise CorrectionError(f"foul: {ball!r} is not a ball")
+        return {"operator": OperatorJudgement(fouls=(OperatorFoul(code, ball),))}
+    raise CorrectionError(f"unknown action {action!r}; one of "
+                          + ", ".join((*JUDGEMENT_ACTIONS, "undo")))
 
 
 def _stroke_of(d: Mapping[str, Any]) -> int | None:
@@ -98,8 +156,6 @@ def describe_change(before: Mapping[str, Any], after: Mapping[str, Any]) -> str:
     """What a correction changed between two records of the same stroke (record dicts, as in
     the match log), in people's words: "miss cancelled", "foul added: a push stroke", "nominated
     the pink (was the blue)"; "the call confirmed" when nothing the referee judges changed."""
-    from tracker.rules.fouls import FOULS
-
     parts: list[str] = []
     old_op, new_op = _operator(before), _operator(after)
     if old_op.get("miss") != new_op.get("miss"):

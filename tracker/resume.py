@@ -316,6 +316,9 @@ class ResumedRun(RefereeRun):
                               if not getattr(li, "resume_holds_back", False)]
             self.on_call = None
         n = 0
+        #: the strokes committed: their records hold the inputs file's corrections already
+        self._committed_shots = max((int(r.data["shot"]) for r in done.records
+                                     if r.data["type"] == "shot"), default=0)
         for r in done.records:  # what was said about each stroke, as committed
             if r.data["type"] == "shot":
                 n += 1
@@ -323,6 +326,11 @@ class ResumedRun(RefereeRun):
                 assert isinstance(shot, Shot)
                 self.spoken[n] = {"nomination": shot.nomination, "free_ball": shot.free_ball,
                                   "operator": shot.operator}
+
+    def _corrections_due(self, n: int) -> list[dict[str, Any]]:
+        """A committed stroke is met again as corrected (its record holds the correction):
+        the inputs file's corrections are applied only to the strokes after them."""
+        return [] if n <= self._committed_shots else super()._corrections_due(n)
 
     def _emit(self, rec: Record, calls: list[dict[str, Any]]) -> None:
         if not self._pending:

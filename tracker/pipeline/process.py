@@ -30,6 +30,7 @@ from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import ProcessResult, RunListener
 from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames, may_skip
 from tracker.perception.calibrate import find_colour_balls
+from tracker.pipeline.referee import Correction
 from tracker.pipeline.run import FrameChecks, RefereeRun
 from tracker.records.shot import FrameStart, OperatorInput
 from tracker.session import TableSession
@@ -76,7 +77,7 @@ class ProcessOptions:
     progress: bool = True
     on_call: Callable[[str], None] | None = None
     max_frames: int | None = None
-    inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None
+    inputs: list[tuple[int, OperatorInput | FrameStart | Correction]] | None = None
     spoken: dict[int, dict[str, Any]] | None = None
     listeners: Iterable[RunListener] = ()
     detector: str = "auto"

@@ -20,7 +20,13 @@ from pathlib import Path
 from typing import Any
 
 from tracker import balls as B
-from tracker.corrections import correction_mark, current_decisions, describe_change
+from tracker.corrections import (
+    CorrectionError,
+    correction_fields,
+    correction_mark,
+    current_decisions,
+    describe_change,
+)
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
@@ -97,6 +103,22 @@ class EarlyCall:
     moved: bool = False
     corrected: bool = False
 
+@dataclass(frozen=True)
+class Correction:
+    """A stroke's call corrected from an operator inputs file (``{"correct": N, "action": ...}``,
+    :func:`inputs_from_log`): applied as soon as stroke ``shot`` is called, as the console's
+    correction of the last stroke is (:meth:`Referee.amend`), before the inputs after it.
+
+    Attributes:
+        shot: the stroke corrected (its number in the run).
+        said: what the referee says the stroke was (:class:`Judgement`); None for ``undo``
+            (take back the stroke's last correction, :meth:`Referee.take_back`).
+    """
+
+    shot: int
+    said: Judgement | None
+
+
 class Referee:
     """The referee of one table's records (see the module docstring); :class:`RefereeRun`
     adds the frames.
@@ -108,7 +130,7 @@ class Referee:
     """
 
     def __init__(self, strokes: StrokeDetector, players: tuple[str, str] = ("A", "B"),
-                 inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                 inputs: list[tuple[int, OperatorInput | FrameStart | Correction]] | None = None,
                  spoken: dict[int, dict[str, Any]] | None = None,
                  listeners: Iterable[RunListener] = (),
                  on_call: Callable[[str], None] | None = None):
@@ -131,6 +153,21 @@ class Referee:
         self._inputs_done: set[int] = set()
         #: the early call said for the stroke under way
         self._early: EarlyCall | None = None
+
+    def _corrections_due(self, n: int) -> list[dict[str, Any]]:
+        """Apply the inputs' corrections of stroke ``n`` (just called), in order; a refused
+        one is said (``on_call``) and changes nothing."""
+        outs: list[dict[str, Any]] = []
+
+        def refused(out: dict[str, Any]) -> None:
+            if not out["accepted"] and self.on_call:
+                self.on_call(f"CORRECTION OF SHOT {n} NOT TAKEN: {out['message']}")
+
+        for due, fix in self.inputs:
+            if due == n and isinstance(fix, Correction):
+                when = "undo" if fix.said is None else "amend"
+                outs += self._apply_judgement(when, fix.said or Judgement(), refused)
+        return outs
 
     def _inputs_due(self, n: int) -> list[dict[str, Any]]:
         """Apply the known inputs due before stroke ``n`` not applied yet (as soon as the
@@ -192,7 +229,8 @@ class Referee:
         calls = self._call(shot)
         self.result.shots.append(shot)
         self._emit(shot, calls)
-        return shot, outs + calls + self._inputs_due(shot.shot + 1)
+        fixes = self._corrections_due(shot.shot)
+        return shot, outs + calls + fixes + self._inputs_due(shot.shot + 1)
 
     def early_call(self, st: TableState) -> None:
         """Say the stroke's call as soon as every ball has rested :data:`EARLY_CALL_S`: the
@@ -370,29 +408,85 @@ class Referee:
                 self.on_call(line)
 
 
-def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart]]:
-    """Operator inputs of a match log (JSONL), each tied to the stroke that follows it; a
-    frame_start line (players, breaker, the layout when the video starts mid-frame) too."""
+#: The fields a correction entry of an inputs file may hold.
+CORRECTION_KEYS = frozenset({"correct", "action", "code", "ball", "miss", "note"})
+
+
+def correction_entry(obj: dict[str, Any], line: int, corrected: set[int]) -> Correction:
+    """An inputs file's correction entry (``{"correct": N, "action": ..., ...}``: the console's
+    correction of stroke N, in the console's words, see :func:`correction_fields`).
+
+    Args:
+        obj: the line's object; line: its number (for the message).
+        corrected: the strokes the file corrected before this line (an ``undo`` needs one).
+
+    Raises:
+        RecordError: a wrong entry, in one line naming the line and what to write.
+    """
+    from tracker.records.parse import RecordError
+
+    shot, action = obj.get("correct"), obj.get("action")
+    if not isinstance(shot, int) or isinstance(shot, bool) or shot < 1:
+        raise RecordError(f"a correction names the stroke it corrects: \"correct\" must be a "
+                          f"stroke number (1, 2, ...), not {shot!r}", line)
+    unknown = sorted(set(obj) - CORRECTION_KEYS)
+    if unknown:
+        raise RecordError(f"a correction holds no {', '.join(unknown)}; it holds correct, "
+                          "action and the action's fields (code, ball, miss)", line)
+    if action == "undo":
+        if shot not in corrected:
+            raise RecordError(f"undo: stroke {shot} was not corrected before this line: "
+                              "nothing to take back", line)
+        return Correction(shot, None)
+    try:
+        said = Judgement(correction_fields(str(action), obj))
+    except CorrectionError as exc:
+        raise RecordError(f"correction of stroke {shot}: {exc}", line) from None
+    corrected.add(shot)
+    return Correction(shot, said)
+
+
+def _read_inputs(path: str | Path) -> tuple[list[tuple[int, Record]], list[Correction]]:
+    """An inputs file's records (line number, record) and its correction entries."""
     from tracker.records.parse import read_log
 
-    out: list[tuple[int, OperatorInput | FrameStart]] = []
+    corrections: list[Correction] = []
+    corrected: set[int] = set()
+
+    def take(n: int, obj: dict[str, Any]) -> bool:
+        if "correct" not in obj:
+            return False
+        corrections.append(correction_entry(obj, n, corrected))
+        return True
+
+    return list(read_log(path, other=take)), corrections
+
+
+def inputs_from_log(path: str | Path) -> list[tuple[int, OperatorInput | FrameStart | Correction]]:
+    """Operator inputs of a match log (JSONL), each tied to the stroke that follows it; a
+    frame_start line (players, breaker, the layout when the video starts mid-frame) too; and
+    its correction entries (:func:`correction_entry`), each tied to the stroke it corrects.
+
+    Raises:
+        RecordError: a line that is neither a record nor a correction entry, or a wrong one.
+    """
+    records, corrections = _read_inputs(path)
+    out: list[tuple[int, OperatorInput | FrameStart | Correction]] = []
     n_shots = 0
-    for _, rec in read_log(path):
+    for _, rec in records:
         if isinstance(rec, Shot):
             n_shots += 1
         elif isinstance(rec, (OperatorInput, FrameStart)):
             out.append((n_shots + 1, rec))
-    return out
+    return out + [(c.shot, c) for c in corrections]
 
 
 def spoken_from_log(path: str | Path) -> dict[int, dict[str, Any]]:
     """What the referee heard or judged per stroke in a match log (nomination, free-ball
     nomination, operator judgements), by stroke number: merged into the camera's records."""
-    from tracker.records.parse import read_log
-
     out: dict[int, dict[str, Any]] = {}
     n_shots = 0
-    for _, rec in read_log(path):
+    for _, rec in _read_inputs(path)[0]:
         if isinstance(rec, Shot):
             n_shots += 1
             said = {k: v for k, v in (("nomination", rec.nomination), ("free_ball", rec.free_ball))

@@ -34,7 +34,7 @@ from tracker.perception.events import SETTLE_S, StrokeDetector
 from tracker.perception.learned import make_detector, prepared_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
-from tracker.pipeline.referee import Referee
+from tracker.pipeline.referee import Correction, Referee
 from tracker.records.shot import FrameStart, OperatorInput, Shot
 from tracker.rules.match import Match
 from tracker.rules.registry import Ruleset, get_ruleset
@@ -69,7 +69,8 @@ class RefereeRun(Referee):
         fps: frames per second of the source.
         players: the two players (the first breaks) unless the inputs' frame start says otherwise.
         inputs: operator inputs known in advance (from a match log) as (n, input): applied just
-            before the n-th stroke the camera sees; a ``FrameStart`` among them is the frame's start.
+            before the n-th stroke the camera sees; a ``FrameStart`` among them is the frame's start;
+            a :class:`~tracker.pipeline.referee.Correction` of stroke n, just after it is called.
         spoken: per stroke number, what the camera cannot see: ``nomination``, ``free_ball``,
             ``operator`` (judgements), merged into that stroke's record.
         listeners: receive the records, frames and the end as they happen.
@@ -82,7 +83,7 @@ class RefereeRun(Referee):
     """
 
     def __init__(self, calibration: Calibration, fps: float, players: tuple[str, str] = ("A", "B"),
-                 inputs: list[tuple[int, OperatorInput | FrameStart]] | None = None,
+                 inputs: list[tuple[int, OperatorInput | FrameStart | Correction]] | None = None,
                  spoken: dict[int, dict[str, Any]] | None = None,
                  listeners: Iterable[RunListener] = (),
                  on_call: Callable[[str], None] | None = None, detector: str = "auto",

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -172,8 +172,13 @@ def record_from_dict(obj: Any, line: int | None = None,
     )
 
 
-def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
+def read_log(path: str | Path, other: Callable[[int, dict[str, Any]], bool] | None = None
+             ) -> Iterator[tuple[int, Record]]:
     """Yield (line number, record) for each non-blank line of a JSONL match log.
+
+    ``other`` (optional) is offered each line's object first (line number, object): a line it
+    takes (returns True) is not a record of the log (an operator inputs file's correction
+    entries, :func:`tracker.pipeline.referee.inputs_from_log`) and is not checked here.
 
     Besides each record's own checks (:func:`record_from_dict`), the log as a whole: it holds
     at least one record, stroke numbers increase, and positions lie on the table of the frame
@@ -210,6 +215,9 @@ def read_log(path: str | Path) -> Iterator[tuple[int, Record]]:
                 except (ValueError, RecursionError) as exc:
                     why = exc if isinstance(exc, ValueError) else "nested too deeply"
                     raise RecordError(f"not valid JSON ({why})", n) from None
+                if other is not None and isinstance(obj, dict) and other(n, obj):
+                    n_records += 1
+                    continue
                 rec = record_from_dict(obj, n, table)
                 if isinstance(rec, FrameStart):
                     table = ((rec.table["width"], rec.table["length"]) if rec.table

@@ -44,25 +44,22 @@ import cv2
 import numpy as np
 
 from tracker import balls as B
+from tracker.corrections import CONSOLE_FOULS as CONSOLE_FOULS  # the console page lists them
+from tracker.corrections import JUDGEMENT_ACTIONS, CorrectionError, correction_fields
 from tracker.listeners import RunListener
 from tracker.pipeline import Judgement
 from tracker.records.shot import (
     EventType,
     InputKind,
-    OperatorFoul,
     OperatorInput,
-    OperatorJudgement,
     Record,
 )
-from tracker.rules.fouls import FOULS
 
 if TYPE_CHECKING:
     from tracker.listeners import FrameView
     from tracker.outputs.store import StoreWriter
     from tracker.pipeline import RefereeRun
 
-#: Fouls a referee sees and the camera does not (offered on the console): code -> words.
-CONSOLE_FOULS = {code: k.message for code, k in FOULS.items() if k.digest.startswith("H")}
 #: Frames saved before and after the first contact.
 REVIEW_FRAMES_BEFORE = 3
 REVIEW_FRAMES_AFTER = 3
@@ -76,7 +73,7 @@ TOUCH_ZOOM_GAP_MM = 5.0
 
 _INPUT_ACTIONS = {"option": InputKind.OPTION, "concede": InputKind.CONCEDE,
                   "striker": InputKind.STRIKER, "award": InputKind.AWARD_FRAME}
-ACTIONS = (*_INPUT_ACTIONS, "nominate", "free_ball", "miss", "foul", "undo")
+ACTIONS = (*_INPUT_ACTIONS, *JUDGEMENT_ACTIONS, "undo")
 
 
 class ConsoleError(ValueError):
@@ -112,25 +109,11 @@ def parse_action(action: str, payload: dict[str, Any]) -> tuple[str, Any]:
     when = payload.get("when", "next")
     if when not in ("next", "last"):
         raise ConsoleError(f"{action}: when must be next or last, not {when!r}")
-    if action in ("nominate", "free_ball"):
-        ball = need("ball")
-        if not (B.valid_ball(ball) and ball != B.WHITE):
-            raise ConsoleError(f"{action}: {ball!r} is not a ball")
-        return when, Judgement({"nomination" if action == "nominate" else "free_ball": ball})
-    if action == "miss":
-        miss = payload.get("miss")
-        if not isinstance(miss, bool):
-            raise ConsoleError("miss: give miss: true (call a miss) or false (no miss)")
-        return when, Judgement(operator=OperatorJudgement(miss=miss))
-    if action == "foul":
-        code = need("code")
-        if code not in CONSOLE_FOULS:
-            raise ConsoleError(f"foul: {code!r} is not a foul the console can call; one of "
-                               + ", ".join(CONSOLE_FOULS))
-        ball = payload.get("ball") or None
-        if ball is not None and not B.valid_ball(ball):
-            raise ConsoleError(f"foul: {ball!r} is not a ball")
-        return when, Judgement(operator=OperatorJudgement(fouls=(OperatorFoul(code, ball),)))
+    if action in JUDGEMENT_ACTIONS:
+        try:
+            return when, Judgement(correction_fields(action, payload))
+        except CorrectionError as exc:
+            raise ConsoleError(str(exc)) from None
     raise ConsoleError(f"unknown action {action!r}; one of {', '.join(ACTIONS)}")
 
 
