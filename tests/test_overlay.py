@@ -132,3 +132,68 @@ def test_the_banner_leaves_the_top_when_a_pot_is_marked_there():
     red = (out[..., 2].astype(int) - out[..., 1]) > 60
     assert red[:540 // 5].sum() < 500  # moved off the pot ...
     assert red[540 // 2:].sum() > low_before + 2000  # ... above the score bar
+
+
+def _broadcast_pictures(graphic: bool, n: int = 12) -> list[np.ndarray]:
+    """720p pictures of a green table on a dark floor with a player's arm moving across the
+    lower band; with ``graphic``, a broadcaster's score bar (boxes, names and digits) stays
+    still over the lower band in every picture."""
+    import cv2
+
+    rng = np.random.default_rng(5)
+    out = []
+    for i in range(n):
+        img = np.full((720, 1280, 3), (40, 35, 30), np.uint8)
+        cv2.rectangle(img, (200, 60), (1080, 640), (40, 150, 30), -1)  # the cloth
+        cv2.rectangle(img, (180, 640), (1100, 665), (20, 40, 90), -1)  # the cushion rail
+        x = 100 + 60 * i  # an arm moving across the lower band
+        cv2.rectangle(img, (x, 600), (x + 200, 700), (200, 200, 210), -1)
+        img = np.clip(img.astype(int) + rng.integers(-4, 5, img.shape), 0, 255).astype(np.uint8)
+        if graphic:
+            cv2.rectangle(img, (220, 630), (1060, 680), (20, 20, 20), -1)
+            cv2.rectangle(img, (560, 630), (720, 680), (180, 90, 20), -1)
+            for k, text in enumerate(("HIGGINS", "54", "6 (33) 11", "54", "GILBERT")):
+                cv2.putText(img, text, (240 + 170 * k, 665), cv2.FONT_HERSHEY_DUPLEX, 0.9,
+                            (255, 255, 255), 2, cv2.LINE_AA)
+        out.append(img)
+    return out
+
+
+def test_auto_puts_the_score_bar_at_the_top_over_a_broadcasters_graphic():
+    from tracker.outputs.bar_place import BarParams, free_band, still_edge_share
+
+    with_graphic, plain = _broadcast_pictures(True), _broadcast_pictures(False)
+    params = BarParams()
+    assert still_edge_share(with_graphic, "bottom", params) >= params.graphic_density
+    assert still_edge_share(plain, "bottom", params) < params.graphic_density / 2
+    assert free_band(with_graphic) == "top" and free_band(plain) == "bottom"
+    assert free_band(with_graphic, BarParams(place="bottom")) == "bottom"  # a set place stays
+
+
+def test_the_overlay_video_holds_its_first_second_then_draws_the_bar_where_it_is_free(tmp_path):
+    """OverlayWriter with auto: nothing is written while it decides; the pictures it held are
+    then written with the bar at the top, clear of the graphic at the bottom."""
+    import cv2
+
+    from tracker.outputs.overlay import OverlayWriter
+
+    t = TableGeometry.standard()
+    cal = Calibration((1280, 720), t, CameraModel.overhead(t.length, t.width, (1280, 720)))
+    run = type("Run", (), {"calibration": cal, "fps": 10.0})()
+    pictures = _broadcast_pictures(True)
+    writer = OverlayWriter(tmp_path / "o.mp4")
+    writer.on_record(run, None, [START, MISS])
+    sent = []
+    for i, img in enumerate(pictures):
+        writer.on_frame(run, FrameView(Frame(i, i / 10.0, img), ViewStatus(i, "ok", 1.0)))
+        sent.append(writer.frames)
+    assert sent[:10] == [0] * 10 and sent[10] == 11  # held for a second (10 pictures), then out
+    writer.on_end(run, {})
+    assert writer.frames == len(pictures) and writer.painter.bar_place == "top"
+    cap = cv2.VideoCapture(str(tmp_path / "o.mp4"))
+    ok, first = cap.read()
+    cap.release()
+    assert ok
+    assert (first[20:80, 100:1180] < 45).all(axis=2).mean() > 0.5  # the dark bar at the top
+    graphic = pictures[0][630:680, 560:720].astype(int)  # the broadcaster's blue box: clear
+    assert np.abs(first[630:680, 560:720].astype(int) - graphic).mean() < 12

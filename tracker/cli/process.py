@@ -344,9 +344,11 @@ def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: 
             listeners.append(HighBreakClips(store.path, store, str(opts.video), args.out,
                                             HighBreakParams(threshold=args.keep_breaks)))
     if args.overlay:
+        from tracker.outputs.bar_place import BarParams
         from tracker.outputs.overlay import OverlayWriter
 
-        listeners.append(OverlayWriter(args.overlay))
+        bar = BarParams(place=getattr(args, "overlay_bar", "auto"))
+        listeners.append(OverlayWriter(args.overlay, bar))
     if args.serve is not None or args.review_frames:
         from tracker.server.live import ConsoleBridge, ReviewFrames
 
@@ -431,6 +433,10 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                     help="do not write the match store (OUT/match.sqlite)")
     pr.add_argument("--overlay", metavar="FILE",
                     help="write a video with the calls drawn on it (H.264 MP4)")
+    pr.add_argument("--overlay-bar", choices=("auto", "bottom", "top"), default="auto",
+                    help="where the --overlay video's score bar goes: auto (default: at the "
+                         "bottom unless the picture carries its own graphic there, then at the "
+                         "top), bottom or top")
     pr.add_argument("--serve", nargs="?", const="127.0.0.1:8765", metavar="HOST:PORT",
                     help="serve the live scoreboard, overlay, referee console and review pages "
                          "while processing (default 127.0.0.1:8765)")

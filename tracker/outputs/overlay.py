@@ -9,9 +9,12 @@
 - the first contact of the stroke (a cross where the cue ball met the first ball, with its
   name) and every pot (a ring at the pocket with the ball and the pocket's name), held
   :data:`MARK_HOLD_S`;
-- a score bar at the bottom (players, frame score, the player at the table marked by an
-  arrow and bold type, the break with the balls potted in it, points remaining, reds
-  remaining, snookers required, frames won and best of N) and the last foul named above it;
+- a score bar (players, frame score, the player at the table marked by an arrow and bold
+  type, the break with the balls potted in it, points remaining, reds remaining, snookers
+  required, frames won and best of N) and the last foul named beside it (above a bar at the
+  bottom, below one at the top). The bar goes at the bottom, the top, or (``auto``, the
+  default) at the bottom unless the broadcaster's own graphic is there
+  (:mod:`tracker.outputs.bar_place`; ``process --overlay-bar``);
 - a banner for each call ("FOUL AND A MISS", "4 to Bob · FREE BALL"), held
   :data:`BANNER_HOLD_S` (calls that come together follow each other, each shown
   :data:`BANNER_MIN_S` at least), and the review note of a call that needs one, wrapped onto
@@ -34,6 +37,7 @@ import numpy as np
 
 from tracker import balls as B
 from tracker.listeners import RunListener
+from tracker.outputs.bar_place import BarParams, free_band
 from tracker.outputs.board import Banner, Board
 from tracker.records.shot import EventType, Record
 from tracker.words import ball_words, pocket_words
@@ -97,10 +101,12 @@ class OverlayPainter:
     Args:
         calibration: the camera (table mm -> image px).
         fps: the source's frame rate.
+        bar_place: where the score bar goes: ``bottom`` or ``top``.
     """
 
-    def __init__(self, calibration: Calibration, fps: float):
+    def __init__(self, calibration: Calibration, fps: float, bar_place: str = "bottom"):
         self.cal = calibration
+        self.bar_place = bar_place
         self.fps = fps
         self.r_mm = calibration.table.ball_radius
         self.board = Board()
@@ -259,10 +265,14 @@ class OverlayPainter:
                 _text(img, line, ((w - nw) // 2, ny + (i + 1) * nh), ns, (0, 0, 0), 1, False)
 
     def _banner_top(self, h: int, height: int, s: float) -> int:
-        """Where the banner goes: at the top, unless a pot or contact mark is there (a pot at
-        a top pocket): then above the score bar, or wherever covers the fewest marks."""
+        """Where the banner goes: at the top (below a score bar there), unless a pot or
+        contact mark is there (a pot at a top pocket): then at the bottom (above a score bar
+        there), or wherever covers the fewest marks."""
         r = int(self.ball_px() * 2.2) + int(40 * s)
-        places = (int(30 * s), h - height - int(110 * s), (h - height) // 2)
+        if self.bar_place == "top":
+            places = (int(140 * s), h - height - int(30 * s), (h - height) // 2)
+        else:
+            places = (int(30 * s), h - height - int(110 * s), (h - height) // 2)
         def covered(y0: int) -> int:
             return sum(1 for m in self.marks if y0 - r <= m[2][1] <= y0 + height + r)
         return min(places, key=lambda y0: (covered(y0), places.index(y0)))
@@ -274,7 +284,7 @@ class OverlayPainter:
         h, w = img.shape[:2]
         s = h / 1080
         bar_h = int(64 * s)
-        y0 = h - bar_h - int(16 * s)
+        y0 = int(16 * s) if self.bar_place == "top" else h - bar_h - int(16 * s)
         _box(img, int(20 * s), y0, w - int(20 * s), y0 + bar_h, (25, 25, 25), 0.85)
         a, b = bd.players
         scale = 1.05 * s
@@ -295,10 +305,11 @@ class OverlayPainter:
         if bd.foul and not bd.frame_over:
             fs = 0.7 * s
             (fw, fh), _ = cv2.getTextSize(_ascii(bd.foul), FONT, fs, 2)
-            fy = y0 - fh - int(24 * s)
-            _box(img, int(20 * s), fy, int(20 * s) + fw + int(30 * s), y0 - int(6 * s),
+            top = y0 + bar_h + int(6 * s) if self.bar_place == "top" else y0 - fh - int(24 * s)
+            _box(img, int(20 * s), top, int(20 * s) + fw + int(30 * s), top + fh + int(18 * s),
                  BANNER_BGR["foul"], 0.85)
-            _text(img, bd.foul, (int(35 * s), y0 - int(14 * s)), fs, (255, 255, 255), 2, False)
+            _text(img, bd.foul, (int(35 * s), top + fh + int(10 * s)), fs, (255, 255, 255), 2,
+                  False)
 
 
 def score_bar_info(bd: Board) -> str:
@@ -334,19 +345,28 @@ def wrap_text(text: str, scale: float, width_px: int, thick: int = 1) -> list[st
 
 
 class OverlayWriter(RunListener):
-    """Writes the overlay video (see the module docstring) into ``path`` as the run goes."""
+    """Writes the overlay video (see the module docstring) into ``path`` as the run goes.
 
-    def __init__(self, path: str | Path):
+    Args:
+        path: the MP4 file.
+        bar: where the score bar goes (default: ``auto``); with ``auto`` the first ``bar.window_s`` of pictures
+            are held (in memory) until the place is chosen, then written.
+    """
+
+    def __init__(self, path: str | Path, bar: BarParams | None = None):
         self.path = Path(path)
+        self.bar = bar or BarParams()
         self.painter: OverlayPainter | None = None
         self._writer = None
         self.frames = 0
+        self._held: list[FrameView] = []
 
     def _open(self, run: RefereeRun, image: np.ndarray) -> None:
         import imageio_ffmpeg
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        self.painter = OverlayPainter(run.calibration, run.fps)
+        self.painter = OverlayPainter(run.calibration, run.fps,
+                                      "bottom" if self.bar.place == "auto" else self.bar.place)
         h, w = image.shape[:2]
         self._writer = imageio_ffmpeg.write_frames(
             str(self.path), (w, h), fps=run.fps, codec="libx264", pix_fmt_in="bgr24",
@@ -365,14 +385,35 @@ class OverlayWriter(RunListener):
             self._open(run, view.frame.image)
             self.painter.take_decisions(getattr(self, "_early", []), view.frame.t)
             self.painter.banners.clear()
+            if self.bar.place == "auto":
+                self._held = [view]
+                return
+        if self._held:
+            self._held.append(view)
+            if view.frame.t - self._held[0].frame.t < self.bar.window_s:
+                return
+            self._write_held()
+            return
+        self._write(view)
+
+    def _write(self, view: FrameView) -> None:
         img = self.painter.draw(view)
         self._writer.send(np.ascontiguousarray(img))
         self.frames += 1
+
+    def _write_held(self) -> None:
+        """Choose the bar's place from the held pictures, then write them."""
+        held, self._held = self._held, []
+        self.painter.bar_place = free_band([v.frame.image for v in held], self.bar)
+        for v in held:
+            self._write(v)
 
     def on_amend(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
         """Corrected calls reach the picture with their frame (FrameView.decisions)."""
 
     def on_end(self, run: RefereeRun, summary: dict[str, Any]) -> None:
+        if self._held:
+            self._write_held()
         if self._writer is not None:
             self._writer.close()
             self._writer = None
