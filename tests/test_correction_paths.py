@@ -99,6 +99,7 @@ def test_a_correction_in_the_inputs_file_replaces_the_call_in_every_output(tmp_p
     ('{"correct": "one", "action": "miss", "miss": true}', "must be a stroke number"),
     ('{"correct": 1, "action": "foul", "code": "kick"}', "not a foul the console can call"),
     ('{"correct": 1, "action": "undo"}', "nothing to take back"),
+    ('{"correct": 1, "miss": true}', "give action"),
     ('{"correct": 1, "action": "miss", "miss": true, "when": "next"}', "holds no when"),
 ])
 def test_a_wrong_correction_entry_is_one_line_naming_the_line(tmp_path, capsys, line, words):

@@ -433,13 +433,16 @@ def correction_entry(obj: dict[str, Any], line: int, corrected: set[int]) -> Cor
     if unknown:
         raise RecordError(f"a correction holds no {', '.join(unknown)}; it holds correct, "
                           "action and the action's fields (code, ball, miss)", line)
+    if not isinstance(action, str) or not action:
+        raise RecordError(f"a correction of stroke {shot} says what to change: give action "
+                          "(miss, foul, nominate, free_ball or undo)", line)
     if action == "undo":
         if shot not in corrected:
             raise RecordError(f"undo: stroke {shot} was not corrected before this line: "
                               "nothing to take back", line)
         return Correction(shot, None)
     try:
-        said = Judgement(correction_fields(str(action), obj))
+        said = Judgement(correction_fields(action, obj))
     except CorrectionError as exc:
         raise RecordError(f"correction of stroke {shot}: {exc}", line) from None
     corrected.add(shot)
