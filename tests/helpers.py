@@ -8,6 +8,7 @@ from dataclasses import replace
 import numpy as np
 
 from bench.common import true_profile
+from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
 from tracker import balls as B
 from tracker.perception.detect import CLASSES, BallDetections, BallDetector
@@ -123,3 +124,18 @@ def nearest_detection(found: BallDetections, mm: tuple[float, float]) -> tuple[f
     dist = np.linalg.norm(found.mm - np.asarray(mm, float), axis=1)
     j = int(np.argmin(dist))
     return float(dist[j]), CLASSES[int(found.cls[j])]
+
+
+def sample_camera(video) -> Calibration:
+    """The camera of a bundled sample video (a path), found from its first picture alone
+    (one picture: about 1 s, where ``process`` searches eight)."""
+    import cv2
+
+    from calibration.table import TableGeometry
+    from tracker.perception.calibrate import calibrate_image
+
+    cap = cv2.VideoCapture(str(video))
+    ok, img = cap.read()
+    cap.release()
+    assert ok, video
+    return calibrate_image(img, TableGeometry.standard())

@@ -17,8 +17,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import cv2
 import pytest
+from helpers import sample_camera
 
 from tracker.cli import EXIT_INTERRUPTED, main
 from tracker.corrections import current_decisions
@@ -34,15 +34,8 @@ VIDEO = ROOT / "sample_videos" / "overhead_free_ball.mp4"
 def camera(tmp_path_factory) -> str:
     """The sample's camera, found once from its first picture (``process`` would search 8
     pictures at each start: 9 s of the 10 s a short run takes)."""
-    from calibration.table import TableGeometry
-    from tracker.perception.calibrate import calibrate_image
-
-    cap = cv2.VideoCapture(str(VIDEO))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
     path = tmp_path_factory.mktemp("camera") / "camera.json"
-    calibrate_image(img, TableGeometry.standard()).save(path)
+    sample_camera(VIDEO).save(path)
     return str(path)
 
 

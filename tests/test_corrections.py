@@ -11,14 +11,12 @@ import json
 import warnings
 from pathlib import Path
 
-import cv2
 import pytest
+from helpers import sample_camera
 
-from calibration.table import TableGeometry
 from tracker.corrections import current_decisions, describe_change, superseded_decisions
 from tracker.outputs.jsonl import JsonlOutputs
 from tracker.outputs.store import StoreWriter, export_csv, export_json
-from tracker.perception.calibrate import calibrate_image
 from tracker.pipeline import RefereeRun
 from tracker.records.parse import read_log
 from tracker.records.shot import FrameStart, OperatorInput
@@ -37,11 +35,7 @@ MISS_VIDEO = ROOT / "sample_videos" / "overhead_miss.mp4"
 
 @pytest.fixture(scope="module")
 def calibration():
-    cap = cv2.VideoCapture(str(MISS_VIDEO))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
-    return calibrate_image(img, TableGeometry.standard())
+    return sample_camera(MISS_VIDEO)
 
 
 @pytest.fixture

@@ -14,11 +14,9 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-import cv2
+from helpers import sample_camera
 
-from calibration.table import TableGeometry
 from tracker.outputs.store import StoreWriter
-from tracker.perception.calibrate import calibrate_image
 from tracker.pipeline import RefereeRun
 from tracker.records.parse import read_log, record_from_dict, record_to_dict
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Shot
@@ -58,13 +56,8 @@ def two_frame_records() -> list:
 def two_frame_run(folder: Path) -> tuple[RefereeRun, StoreWriter, ConsoleBridge]:
     """The match called through a run writing ``folder/match.sqlite``; returns the run (still
     running: the console can correct its last stroke), its writer and console bridge."""
-    cap = cv2.VideoCapture(str(MISS_VIDEO))
-    ok, img = cap.read()
-    cap.release()
-    assert ok
     writer = StoreWriter(folder / "match.sqlite", "test")
-    run = RefereeRun(calibrate_image(img, TableGeometry.standard()), 25.0, ("Ann", "Bob"),
-                     listeners=[writer])
+    run = RefereeRun(sample_camera(MISS_VIDEO), 25.0, ("Ann", "Bob"), listeners=[writer])
     writer.start(run)
     bridge = ConsoleBridge(writer)
     run.listeners.append(bridge)
