@@ -139,3 +139,17 @@ def sample_camera(video) -> Calibration:
     cap.release()
     assert ok, video
     return calibrate_image(img, TableGeometry.standard())
+
+
+def feed_as_seen(run, records) -> None:
+    """Records of a match log through a run (a RefereeRun) as if its camera had made them:
+    a frame start and operator inputs as given, each stroke called as it ends."""
+    from tracker.records.shot import FrameStart, OperatorInput
+
+    for rec in records:
+        if isinstance(rec, FrameStart):
+            run._feed(rec)
+        elif isinstance(rec, OperatorInput):
+            run._apply_input(rec)
+        else:
+            run._referee(rec)

@@ -12,14 +12,13 @@ import warnings
 from pathlib import Path
 
 import pytest
-from helpers import sample_camera
+from helpers import feed_as_seen, sample_camera
 
 from tracker.corrections import current_decisions, describe_change, superseded_decisions
 from tracker.outputs.jsonl import JsonlOutputs
 from tracker.outputs.store import StoreWriter, export_csv, export_json
 from tracker.pipeline import RefereeRun
 from tracker.records.parse import read_log
-from tracker.records.shot import FrameStart, OperatorInput
 from tracker.server.app import LiveState, create_app
 from tracker.server.live import ConsoleBridge
 from tracker.stats import match_stats
@@ -48,13 +47,7 @@ def played(calibration, tmp_path):
     writer.start(run)
     bridge = ConsoleBridge(writer)
     run.listeners.append(bridge)
-    for _, rec in read_log(FRAME_LOG):
-        if isinstance(rec, FrameStart):
-            run._feed(rec)
-        elif isinstance(rec, OperatorInput):
-            run._apply_input(rec)
-        else:
-            run._referee(rec)
+    feed_as_seen(run, (rec for _, rec in read_log(FRAME_LOG)))
     return run, writer, bridge
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from helpers import sample_camera
+from helpers import feed_as_seen, sample_camera
 
 from tracker.outputs.store import StoreWriter
 from tracker.pipeline import RefereeRun
@@ -61,13 +61,7 @@ def two_frame_run(folder: Path) -> tuple[RefereeRun, StoreWriter, ConsoleBridge]
     writer.start(run)
     bridge = ConsoleBridge(writer)
     run.listeners.append(bridge)
-    for rec in two_frame_records():
-        if isinstance(rec, FrameStart):
-            run._feed(rec)
-        elif isinstance(rec, OperatorInput):
-            run._apply_input(rec)
-        else:
-            run._referee(rec)
+    feed_as_seen(run, two_frame_records())
     return run, writer, bridge
 
 
