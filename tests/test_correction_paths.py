@@ -78,7 +78,8 @@ def _check_one_call_per_stroke(out: Path, strokes: list[int]) -> dict:
 def test_a_correction_in_the_inputs_file_replaces_the_call_in_every_output(tmp_path, capsys,
                                                                           camera):
     inputs = tmp_path / "inputs.jsonl"
-    inputs.write_text('{"correct": 1, "action": "miss", "miss": true, "note": "referee"}\n')
+    inputs.write_text('{"correct": 1, "action": "miss", "miss": true, "when": "last", '
+                      '"note": "as the console sends it"}\n')
     out = tmp_path / "run"
     assert main(["process", str(VIDEO), "--players", "Ann", "Bob", "--inputs", str(inputs),
                  "--max-frames", "135", "--calibration", camera, "--quiet", "--out", str(out)]) == 0
@@ -93,7 +94,8 @@ def test_a_correction_in_the_inputs_file_replaces_the_call_in_every_output(tmp_p
     ('{"correct": 1, "action": "foul", "code": "kick"}', "not a foul the console can call"),
     ('{"correct": 1, "action": "undo"}', "nothing to take back"),
     ('{"correct": 1, "miss": true}', "give action"),
-    ('{"correct": 1, "action": "miss", "miss": true, "when": "next"}', "holds no when"),
+    ('{"correct": 1, "action": "miss", "miss": true, "when": "next"}', "leave out when"),
+    ('{"correct": 1, "action": "miss", "miss": true, "at": 5}', "holds no at"),
 ])
 def test_a_wrong_correction_entry_is_one_line_naming_the_line(tmp_path, capsys, line, words):
     inputs = tmp_path / "inputs.jsonl"

@@ -409,7 +409,7 @@ class Referee:
 
 
 #: The fields a correction entry of an inputs file may hold.
-CORRECTION_KEYS = frozenset({"correct", "action", "code", "ball", "miss", "note"})
+CORRECTION_KEYS = frozenset({"correct", "action", "code", "ball", "miss", "when", "note"})
 
 
 def correction_entry(obj: dict[str, Any], line: int, corrected: set[int]) -> Correction:
@@ -433,6 +433,9 @@ def correction_entry(obj: dict[str, Any], line: int, corrected: set[int]) -> Cor
     if unknown:
         raise RecordError(f"a correction holds no {', '.join(unknown)}; it holds correct, "
                           "action and the action's fields (code, ball, miss)", line)
+    if obj.get("when", "last") != "last":
+        raise RecordError(f"a correction changes the call of the stroke it names ({shot}): leave "
+                          "out when (or write \"last\", as the console does)", line)
     if not isinstance(action, str) or not action:
         raise RecordError(f"a correction of stroke {shot} says what to change: give action "
                           "(miss, foul, nominate, free_ball or undo)", line)
