@@ -7,7 +7,7 @@ exports, the live board's calls and the report.
   "miss": true}``): the referee calls stroke 1 of the free-ball sample a foul and a miss.
 - ``--resume`` after a console correction: the run is stopped (Ctrl-C, as in test_resume)
   after the console corrected stroke 1, then resumed; the correction is kept and the run
-  goes on to stroke 2.
+  goes on to stroke 2. And a resume after the inputs file's correction: not made twice.
 
 The free-ball sample's stroke 1 is a foul the camera calls without a miss ("miss is the
 referee's judgement; none called"); calling the miss is what a referee would correct."""
@@ -147,3 +147,33 @@ def test_a_run_stopped_after_a_console_correction_resumes_with_it_kept(
     _check_one_call_per_stroke(out, [1, 2])
     board = json.loads((out / "scoreboard.json").read_text())
     assert board["shots"] == 2
+
+
+def test_a_resumed_run_does_not_apply_the_inputs_files_correction_twice(
+        tmp_path, monkeypatch, capsys, camera):
+    """Stopped (Ctrl-C) just after the file's correction of stroke 1 was applied, then
+    resumed: stroke 1 is met again as corrected, and the correction is not made a second time
+    (one replaced call in the history, two lines of stroke 1 in decisions.jsonl). Shown to
+    fail without ResumedRun._corrections_due (the resumed run corrects stroke 1 again and
+    says "CORRECTED" a second time)."""
+    from tracker import pipeline
+
+    inputs = tmp_path / "inputs.jsonl"
+    inputs.write_text('{"correct": 1, "action": "miss", "miss": true}\n')
+    real_step = pipeline.RefereeRun.step
+
+    def step(self, frame, *args, **kw):
+        if any(d.get("amended") for d in self.result.decisions):
+            raise KeyboardInterrupt
+        return real_step(self, frame, *args, **kw)
+
+    out = tmp_path / "cut"
+    with monkeypatch.context() as m:
+        m.setattr(pipeline.RefereeRun, "step", step)
+        rc = main(["process", str(VIDEO), "--players", "Ann", "Bob", "--inputs", str(inputs),
+                   "--max-frames", "135", "--calibration", camera, "--quiet", "--out", str(out)])
+    assert rc == EXIT_INTERRUPTED
+    capsys.readouterr()
+    assert main(["process", "--resume", "--quiet", "--out", str(out)]) == 0
+    assert not [x for x in capsys.readouterr().out.splitlines() if x.startswith("CORRECTED")]
+    _check_one_call_per_stroke(out, [1])
