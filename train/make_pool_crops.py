@@ -101,8 +101,8 @@ def pool_look(rng: np.random.Generator) -> PoolLook:
 
 
 def pool_cloth(rng: np.random.Generator) -> tuple[float, float, float]:
-    """A blue, green or red cloth (RGB 0..1), its shade a little varied."""
-    name = ("blue", "blue", "green", "red")[int(rng.integers(4))]
+    """A blue (light or dark), green or red cloth (RGB 0..1), its shade a little varied."""
+    name = ("tournament_blue", "tournament_blue", "blue", "green", "red")[int(rng.integers(5))]
     rgb = np.array(POOL_CLOTHS[name]) * np.exp(rng.normal(0, 0.12, 3))
     return tuple(float(c) for c in np.clip(rgb, 0, 1))
 

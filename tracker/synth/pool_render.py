@@ -31,9 +31,11 @@ POOL_RGB: dict[str, tuple[float, float, float]] = {
     "purple": (0.30, 0.10, 0.42), "orange": (0.96, 0.40, 0.05), "green": (0.03, 0.40, 0.16),
     "maroon": (0.42, 0.07, 0.07), "black": (0.04, 0.04, 0.05), "white": (0.93, 0.92, 0.86),
 }
-#: Cloth colours (RGB 0..1) of pool tables: blue, green, red (tournament blue first).
+#: Cloth colours (RGB 0..1) of pool tables: the light "tournament blue" of televised pool
+#: (Simonis 860 tournament blue), a darker blue, green, red.
 POOL_CLOTHS: dict[str, tuple[float, float, float]] = {
-    "blue": (0.05, 0.28, 0.62), "green": (0.08, 0.50, 0.14), "red": (0.55, 0.06, 0.08),
+    "tournament_blue": (0.10, 0.52, 0.82), "blue": (0.05, 0.28, 0.62),
+    "green": (0.08, 0.50, 0.14), "red": (0.55, 0.06, 0.08),
 }
 _DIGIT_PX = 48  # side of the number textures, px
 
