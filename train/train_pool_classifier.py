@@ -3,7 +3,7 @@ export it to ONNX with the contract's metadata (``train/pool_model_io.py``; need
 extra).
 
     OMP_NUM_THREADS=1 python train/train_pool_classifier.py --data data/pool_crops.npz \\
-        --heldout data/pool_crops_heldout.npz --out models/pool_classifier_cnn.onnx
+        --heldout data/pool_crops_heldout.npz --out models/pool_classifier.onnx
 
 The snooker classifier's recipe (``train/train_ball_classifier.py``) widened to 32 x 32 crops
 and 17 answers (cue, 1 .. 15, none): six 3 x 3 convs in four stages (32 -> 16 -> 8 -> 4 -> 2), from random
@@ -109,8 +109,8 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=Path("data/pool_crops.npz"))
     ap.add_argument("--heldout", type=Path, default=Path("data/pool_crops_heldout.npz"))
-    ap.add_argument("--out", type=Path, default=Path("models/pool_classifier_cnn.onnx"))
-    ap.add_argument("--metrics", type=Path, default=Path("models/pool_classifier_cnn.metrics.json"))
+    ap.add_argument("--out", type=Path, default=Path("models/pool_classifier.onnx"))
+    ap.add_argument("--metrics", type=Path, default=Path("models/pool_classifier.metrics.json"))
     ap.add_argument("--epochs", type=int, default=8)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--width", type=int, default=12)

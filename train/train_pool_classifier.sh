@@ -2,8 +2,8 @@
 # The pool ball classifier from nothing, in one command: the synthetic pool crops (training
 # cameras and held-out cameras), our own CNN and the ultralytics YOLO candidate trained on the
 # same crops, both scored on the same held-out cameras, then both on the real labelled pool
-# frames (bench/pool_classifier.py). The chosen one is copied to models/pool_classifier.onnx by
-# hand, with the reason in models/pool_classifier.md.
+# frames (bench/pool_classifier.py). The own CNN, the better of the two (models/pool_classifier.md
+# says why, with figures), writes models/pool_classifier.onnx; the YOLO candidate goes to data/.
 #
 #     PYTHON=/work/venv-train/bin/python bash train/train_pool_classifier.sh
 #
@@ -22,5 +22,4 @@ lock "$LOCK" nice -n 10 "$PY" train/make_pool_crops.py --cameras 24 --frames 8 -
     --out data/pool_crops_heldout.npz
 lock "$LOCK" nice -n 10 "$PY" train/train_pool_classifier.py --epochs "${EPOCHS:-8}"
 lock "$LOCK" nice -n 10 "$PY" train/train_pool_yolo.py --epochs "${YOLO_EPOCHS:-3}"
-"$PY" bench/pool_classifier.py --model models/pool_classifier_cnn.onnx \
-    --also models/pool_classifier_yolo.onnx
+"$PY" bench/pool_classifier.py --also data/pool_classifier_yolo.onnx

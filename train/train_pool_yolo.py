@@ -4,7 +4,7 @@ export it to ONNX wrapped to the contract (``train/pool_model_io.py``; needs the
 extra, with ultralytics).
 
     OMP_NUM_THREADS=1 python train/train_pool_yolo.py --data data/pool_crops.npz \\
-        --heldout data/pool_crops_heldout.npz --out models/pool_classifier_yolo.onnx
+        --heldout data/pool_crops_heldout.npz --out data/pool_classifier_yolo.onnx
 
 Ultralytics reads an image folder per class and feeds its network RGB 0..1 (it converts the
 BGR files it reads; no mean or scale). The crops are written as PNG files in folders named
@@ -91,7 +91,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--data", type=Path, default=Path("data/pool_crops.npz"))
     ap.add_argument("--heldout", type=Path, default=Path("data/pool_crops_heldout.npz"))
-    ap.add_argument("--out", type=Path, default=Path("models/pool_classifier_yolo.onnx"))
+    ap.add_argument("--out", type=Path, default=Path("data/pool_classifier_yolo.onnx"))
     ap.add_argument("--metrics", type=Path, default=Path("models/pool_classifier_yolo.metrics.json"))
     ap.add_argument("--yaml", default="yolov8n-cls.yaml")
     ap.add_argument("--imgsz", type=int, default=CROP_SIZE)
