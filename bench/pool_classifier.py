@@ -137,7 +137,8 @@ def doc_section(results: dict[str, dict], info: dict) -> str:
                 cells = [f"{_fmt(f[g]['recall'])} / {_fmt(f[g]['precision'])} (n {f[g]['n']})" for g in GROUPS]
                 lines.append(f"| {reading.replace('_', ' a ')} | {split} | " + " | ".join(cells)
                              + f" | {_fmt(f['accuracy'])} |")
-        metrics = ROOT / "models" / (Path(model).stem + ".metrics.json")
+        beside = (ROOT / model).with_suffix(".metrics.json")
+        metrics = beside if beside.is_file() else ROOT / "models" / (Path(model).stem + ".metrics.json")
         if metrics.is_file():
             m = json.loads(metrics.read_text())
             h = m["heldout"]
