@@ -21,5 +21,5 @@ lock "$LOCK" nice -n 10 "$PY" train/make_pool_crops.py --cameras "${CAMERAS:-130
 lock "$LOCK" nice -n 10 "$PY" train/make_pool_crops.py --cameras 24 --frames 8 --seed 1 \
     --out data/pool_crops_heldout.npz
 lock "$LOCK" nice -n 10 "$PY" train/train_pool_classifier.py --epochs "${EPOCHS:-8}"
-lock "$LOCK" nice -n 10 "$PY" train/train_pool_yolo.py --epochs "${YOLO_EPOCHS:-3}"
+lock "$LOCK" nice -n 10 "$PY" train/train_pool_yolo.py --epochs "${YOLO_EPOCHS:-8}"
 "$PY" bench/pool_classifier.py --also data/pool_classifier_yolo.onnx
