@@ -180,7 +180,8 @@ def main() -> int:
             print(f"{name} {reading}: " + ", ".join(
                 f"{g} R {_fmt(f[g]['recall'])} P {_fmt(f[g]['precision'])}" for g in GROUPS)
                 + f"; right {_fmt(f['accuracy'])}")
-    cmd = "python bench/pool_classifier.py" + "".join(f" --also {p}" for p in a.also) + " --write-doc"
+    cmd = ("python bench/pool_classifier.py" + (" --also " + " ".join(str(p) for p in a.also) if a.also else "")
+           + " --write-doc")
     if a.write_doc:
         info = run_info(cmd, time.perf_counter() - t0)
         replace_section(ROOT / "docs" / "ACCURACY.md", "Pool classifier (issue 33)",
