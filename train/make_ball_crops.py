@@ -236,9 +236,12 @@ def random_velocities(rng: np.random.Generator, balls: dict) -> dict:
 # ---------------------------------------------------------------------------- crops
 def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, cam: CameraModel,
                   renderer: Renderer, balls: dict, heights: dict, occ: list[Occluder],
-                  vel: dict) -> tuple[list[np.ndarray], list[int], list[int]]:
+                  vel: dict, labeller=label_of, none: int = NONE, size: int | None = None,
+                  ) -> tuple[list[np.ndarray], list[int], list[int]]:
     """Crops of one rendered frame: (crop batches, labels, sources: 0 true centre, 1 candidate,
-    2 random none)."""
+    2 random none). ``labeller`` (ball id -> label index), ``none`` (the "not a ball" index)
+    and ``size`` (crop side, px) are the snooker classifier's unless given (the pool crops,
+    ``train/make_pool_crops.py``, give theirs)."""
     t = det.cal.table
     r = t.ball_radius
     mask = renderer.occluder_mask(occ) if occ else None
@@ -256,7 +259,7 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
         rr = float(det.radius_at(true_px[i:i + 1])[0])
         for _ in range(1 if ids[i].startswith("red") else 2):
             pts.append(true_px[i] + rng.normal(0, 0.15 * rr, 2))
-            labels.append(label_of(ids[i]))
+            labels.append(labeller(ids[i]))
             srcs.append(0)
     # the colour detector's candidates
     cand = det.candidates(img).px
@@ -267,11 +270,11 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
         j = int(np.argmin(d)) if len(d) else -1
         if len(d) and d[j] <= POS_RADII and seen[j]:
             pts.append(p)
-            labels.append(label_of(ids[j]))
+            labels.append(labeller(ids[j]))
             srcs.append(1)
         elif not len(near) or near.min() > NEG_RADII:
             pts.append(p)
-            labels.append(NONE)
+            labels.append(none)
             srcs.append(1)
     # random "none": the table, the occluders, the pockets, half a ball off a ball
     h, w = img.shape[:2]
@@ -296,13 +299,13 @@ def frame_samples(rng: np.random.Generator, img: np.ndarray, det: BallDetector, 
         near = np.linalg.norm(true_px[present] - p, axis=1) / rr if ids else np.zeros(0)
         if not len(near) or near.min() > NEG_RADII:
             pts.append(p)
-            labels.append(NONE)
+            labels.append(none)
             srcs.append(2)
     if not pts:
         return [], [], []
     pts_a = np.array(pts)
     scale = np.exp(rng.normal(0, 0.08, len(pts_a)))  # the calibration's radius is not exact
-    batch = crops(img, pts_a, det.radius_at(pts_a) * scale)
+    batch = crops(img, pts_a, det.radius_at(pts_a) * scale, size)
     return [batch], labels, srcs
 
 

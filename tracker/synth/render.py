@@ -298,7 +298,7 @@ class Renderer:
         tt = -b - np.sqrt(np.maximum(disc, 0))
         p = self.cam_centre + d * tt[..., None]
         n = (p - centre) / r
-        base = np.array(self.ball_rgb["red" if ball.startswith("red") else ball][::-1], np.float32)
+        base = self._surface_colour(ball, n)
         lit = np.full(n.shape[:2], self.style.ambient, np.float32)
         spec = np.zeros(n.shape[:2], np.float32)
         view = -d
@@ -309,8 +309,14 @@ class Renderer:
             hv = ldir + view
             hv /= np.linalg.norm(hv, axis=-1, keepdims=True)
             spec += np.clip((n * hv).sum(-1), 0, 1) ** 60
-        col = base[None, None, :] * lit[..., None] + self.style.specular * spec[..., None]
+        col = base * lit[..., None] + self.style.specular * spec[..., None]
         return col, alpha
+
+    def _surface_colour(self, ball: str, normals: np.ndarray) -> np.ndarray:
+        """The ball's own colour, BGR 0..1, where its surface has the outward ``normals``
+        (h, w, 3): one colour (3,) for a snooker ball; a subclass may paint the surface
+        (h, w, 3), as the pool balls' stripes and numbers (:mod:`tracker.synth.pool_render`)."""
+        return np.array(self.ball_rgb["red" if ball.startswith("red") else ball][::-1], np.float32)
 
     def _shadow(self, img: np.ndarray, centre: np.ndarray) -> None:
         """Darken the cloth under and around a ball (contact shadow)."""
