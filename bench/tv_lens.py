@@ -162,6 +162,7 @@ def band_summary(rows: list[dict[str, Any]]) -> dict[str, Any]:
 
     return {"stills": len(rows), "refused": len(rows) - len(ok), "ball_median": med("ball_median"),
             "ball_p95": med("ball_p95"), "far_median": med("far_median"),
+            "worst": round(max((r["ball_median"] for r in ok), default=float("nan")), 1),
             "pocket_median": med("pocket_median"), "detected_median": med("detected_median"),
             "reported": med("reported"), "poor": sum(r["poor"] for r in ok),
             "focal_assumed": sum(r["focal"] == "assumed" for r in ok),
@@ -181,11 +182,12 @@ def section(summary: dict[str, dict[str, Any]], run: dict[str, Any], n: int) -> 
              "nose height; *detected*, the colour detector's balls under the calibration against "
              "the true positions. Each figure is the median over the calibrated stills of each "
              "still's own figure. *Reported*: the profile's held-out markings median.", "",
-             "| band (deg) | stills | refused | balls median mm | balls p95 mm | far end mm | "
-             "pockets mm | detected balls mm | stills within 10 mm | reported mm | called poor | "
-             "focal assumed |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| band (deg) | stills | refused | balls median mm | balls p95 mm | worst still mm | "
+             "far end mm | pockets mm | detected balls mm | stills within 10 mm | reported mm | "
+             "called poor | focal assumed |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for name, s in summary.items():
         lines.append(f"| {name} | {s['stills']} | {s['refused']} | {s['ball_median']} | {s['ball_p95']} | "
+                     f"{s['worst']} | "
                      f"{s['far_median']} | {s['pocket_median']} | {s['detected_median']} | "
                      f"{s['within_10mm']} | {s['reported']} | {s['poor']} | {s['focal_assumed']} |")
     return "\n".join(lines) + "\n"
