@@ -50,3 +50,57 @@ def test_overhead_camera_has_no_far_end():
     over = CameraModel.overhead(T.length, T.width)
     sh = H.shot(first="red_01", before={"white": NEAR, "red_01": FAR})
     assert not review_geometry(sh, calibration(POOR, over)).needs_review
+
+
+def test_the_run_marks_a_pot_for_review_on_a_poor_calibration():
+    """Wired where strokes go to the referee: tracked frames of a red potted, fed to a run
+    whose calibration reports itself poor, give a call marked for review."""
+    import dataclasses
+    from pathlib import Path
+
+    import cv2
+    import numpy as np
+
+    from calibration.auto import calibrate_image
+    from tracker.perception.events import SETTLE_S
+    from tracker.perception.track import TableState
+    from tracker.pipeline import RefereeRun
+    from tracker.records.shot import FrameStart
+
+    cap = cv2.VideoCapture(str(Path(__file__).resolve().parents[1] / "sample_videos" / "overhead_miss.mp4"))
+    ok, img = cap.read()
+    cap.release()
+    assert ok
+    cal = calibrate_image(img, T)
+    fps = 25.0
+
+    def run_with(held: float) -> list[dict]:
+        poor = dataclasses.replace(cal, accuracy={**cal.accuracy, "holdout_median_mm": held})
+        white, red = np.array([889.0, 2500.0]), np.array([1300.0, 3000.0])
+        pocket = np.array(T.pockets["top_right"].mouth_centre)
+        run = RefereeRun(poor, fps, ("Ann", "Bob"))
+        run._feed(FrameStart(1, ("Ann", "Bob"), "Ann", positions={"white": tuple(white), "red_01": tuple(red)}))
+        k = 0
+
+        def frame(pos: dict, moving=(), pots=()) -> None:
+            nonlocal k
+            k += 1
+            run.after_tracking(TableState(k, k / fps, {b: tuple(map(float, p)) for b, p in pos.items()},
+                                          set(moving), set(pos), list(pots), [], [], []))
+
+        for _ in range(25):
+            frame({"white": white, "red_01": red})
+        hit = red - (red - white) / np.linalg.norm(red - white) * T.ball_diameter
+        for s in np.linspace(0, 1, 9)[1:]:
+            frame({"white": white + (hit - white) * s, "red_01": red}, {"white"})
+        for s in np.linspace(0, 1, 12)[1:]:
+            frame({"white": hit, "red_01": red + (pocket - red) * s}, {"red_01"})
+        frame({"white": hit}, pots=[("red_01", "top_right", k / fps)])
+        for _ in range(int((SETTLE_S + 0.5) * fps)):
+            frame({"white": hit})
+        return [d for d in run.result.decisions if d.get("shot") == 1]
+
+    flagged = run_with(POOR)
+    assert flagged and flagged[-1].get("potted") == ["red_01"]
+    assert any("went into the" in n for n in flagged[-1].get("needs_review") or [])
+    assert not any("went into the" in n for n in run_with(GOOD)[-1].get("needs_review") or [])
