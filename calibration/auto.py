@@ -337,8 +337,11 @@ def second_chance(img: np.ndarray, start: CameraModel, edges: list[np.ndarray], 
     Returns:
         (camera, markings, side weights, fitted, accuracy) of the best refit by its held-out
         markings median whose cushions fit (:func:`_check_fit`), whose left-out side lies off
-        it as a misread side does (SIDE_OUTLIER_MM, SIDE_OUTLIER_FACTOR: leaving out a good
-        side only loses information), and which found at least as many markings as the first (a refit that finds fewer can look better by holding out
+        it as a misread side does (by more than MAX_FIT_ERROR_MM, for which a whole fit is
+        refused, and SIDE_OUTLIER_FACTOR times the other sides: leaving out a good side only
+        loses information; a refit bends so that a good side left out looks 10-21 mm off on
+        the synthetic tv-zoom stills, a misread one 30-120 mm), and which found at least as
+        many markings as the first (a refit that finds fewer can look better by holding out
         only the easy ones), when that is below SECOND_CHANCE_GAIN of the first's (from at
         least SECOND_CHANCE_MIN_MARKINGS markings),
         or, where the first's cushions did not fit (``first_fit_ok`` False), when it is not
@@ -358,8 +361,8 @@ def second_chance(img: np.ndarray, start: CameraModel, edges: list[np.ndarray], 
         if len(marks.groups) < len(first.get("holdout_mm") or {}):
             continue  # fewer markings found: a held-out median of fewer is not comparable
         se = side_errors(cam, edges, table)
-        if se[k] <= max(SIDE_OUTLIER_MM, SIDE_OUTLIER_FACTOR * float(np.median(se[:k] + se[k + 1:]))):
-            continue  # the side left out agrees with the refit: it was not the misread one
+        if se[k] <= max(MAX_FIT_ERROR_MM, SIDE_OUTLIER_FACTOR * float(np.median(se[:k] + se[k + 1:]))):
+            continue  # the side left out is not off the refit as a misread side is
         acc = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
         if best is None or acc["holdout_median_mm"] < best[-1]["holdout_median_mm"]:
             best = (cam, marks, side_w, fitted, acc)
