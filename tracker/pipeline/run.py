@@ -31,6 +31,7 @@ from tracker.perception.constraint import capacity
 from tracker.perception.cushions import CushionView
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
+from tracker.perception.geometry_review import review_geometry
 from tracker.perception.learned import make_detector, prepared_detector
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
@@ -386,7 +387,7 @@ class RefereeRun(Referee):
     def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
         """Call the stroke under way, if any, on what was seen (``note`` for review)."""
         shot = self.strokes.end_now(note)
-        return (None, []) if shot is None else self._referee(shot)
+        return (None, []) if shot is None else self._referee(review_geometry(shot, self.calibration))
 
     def _adopt_view(self, image: np.ndarray, cal: Calibration) -> None:
         """The monitor calibrated a new view ``cal`` (the camera moved, or another camera
@@ -411,7 +412,7 @@ class RefereeRun(Referee):
         times.events += t_f - t_e
         outs: list[dict[str, Any]] = []
         if shot is not None:
-            shot, outs = self._referee(shot)
+            shot, outs = self._referee(review_geometry(shot, self.calibration))
         else:
             self.early_call(state)
         times.referee += time.perf_counter() - t_f

@@ -6,7 +6,9 @@ One draw (:func:`draw`) picks, from a seed:
 - the camera (:func:`random_camera`): an overhead hall camera over either way round, or a TV
   main camera behind either end (baulk or black-spot), at any height from low to steep; a
   horizontal field of view of 50-80 degrees, framed so that the table and its rails fill the
-  picture with a margin; barrel distortion; 1920x1080 or 1280x720;
+  picture with a margin; barrel distortion; 1920x1080 or 1280x720; or (kind ``tv-zoom``,
+  :func:`tv_zoom_camera`, issue 31) a broadcast zoom behind either end, 20-90 degrees,
+  1.5-6 m up and 2-8 m back, always under a score bar;
 - the look (:func:`random_style`): cloth greens, blue-greens or tournament blue; warm to cold
   light, even to uneven, from a lamp layout (the stock pair, a canopy grid, three along, one
   off-centre lamp); a shutter of 1/500 to 1/50 s; noise, soft focus, JPEG; a broadcast score
@@ -48,6 +50,19 @@ RAIL_IN_VIEW_MM = 120.0
 #: far it turns from the long centre line (its eye to one side), degrees.
 TV_ELEVATION_DEG = (22.0, 60.0)
 TV_YAW_DEG = 6.0
+#: TV zoom camera (kind ``tv-zoom``, issue 31): horizontal field of view, degrees; eye height
+#: above the floor-level cloth plane and distance back from the end cushion, mm; how far it
+#: turns off the long centre line (degrees) and aims off the table centre (mm, across, along).
+TV_ZOOM_HFOV_DEG = (20.0, 90.0)
+TV_ZOOM_HEIGHT_MM = (1500.0, 6000.0)
+TV_ZOOM_BACK_MM = (2000.0, 8000.0)
+TV_ZOOM_SIDE_MM = 250.0
+TV_ZOOM_AIM_MM = (40.0, 150.0)
+#: ... the table and RAIL_IN_VIEW_MM of rail inside the picture with at least this margin
+#: (1: touching the border), and filling at least FILL of its width or height (a broadcast
+#: zoom frames the table; draws that do not are drawn again).
+TV_ZOOM_MARGIN = 1.03
+TV_ZOOM_FILL = 0.6
 #: Overhead camera: how far (mm) its eye and the point it looks at stand off the table centre.
 OVERHEAD_OFFSET_MM = (200.0, 80.0)
 #: Radial distortion k1 (barrel: negative) and k2, per camera kind.
@@ -166,15 +181,18 @@ def _fit_distance(direction: np.ndarray, target: np.ndarray, up: tuple[float, fl
     return camera(hi)
 
 
-def random_camera(rng: np.random.Generator, kind: str, t: TableGeometry = STANDARD_TABLE
-                  ) -> tuple[CameraModel, dict[str, Any]]:
-    """A camera of ``kind`` (``overhead`` or ``tv``) seeing the whole table, and what was drawn.
+def random_camera(rng: np.random.Generator, kind: str, t: TableGeometry = STANDARD_TABLE,
+                  hfov_deg: tuple[float, float] | None = None) -> tuple[CameraModel, dict[str, Any]]:
+    """A camera of ``kind`` (``overhead``, ``tv`` or ``tv-zoom``; ``hfov_deg``: the lens band
+    of a ``tv-zoom``, degrees) seeing the whole table, and what was drawn.
 
     Raises:
         ValueError: an unknown kind.
     """
+    if kind == "tv-zoom":
+        return tv_zoom_camera(rng, t, hfov_deg)
     if kind not in ("overhead", "tv"):
-        raise ValueError(f"unknown camera kind {kind!r}: overhead or tv")
+        raise ValueError(f"unknown camera kind {kind!r}: overhead, tv or tv-zoom")
     size = IMAGE_SIZES[int(rng.integers(len(IMAGE_SIZES)))]
     hfov = float(rng.uniform(*HFOV_DEG))
     margin = float(rng.uniform(*MARGIN))
@@ -203,6 +221,53 @@ def random_camera(rng: np.random.Generator, kind: str, t: TableGeometry = STANDA
     about.update({"size": f"{size[0]}x{size[1]}", "hfov_deg": round(hfov, 1),
                   "height_mm": round(float(cam.centre[2])), "k1": round(dist[0], 3)})
     return cam, about
+
+
+def _framing(cam: CameraModel, t: TableGeometry) -> tuple[float, float]:
+    """How the table and RAIL_IN_VIEW_MM of rail sit in ``cam``'s picture: (margin: the
+    picture's half-size over the farthest point's distance from the centre, the larger of the
+    two axes' ratios; below 1 it is cut off or behind the camera, fill: the larger share of the
+    picture's width or height the table spans)."""
+    r = RAIL_IN_VIEW_MM
+    pts = np.array([[x, y, z] for x in (-r, t.width + r) for y in (-r, t.length + r)
+                    for z in (0.0, t.cushion_height)])
+    if (cam.depth(pts) <= 100.0).any():
+        return 0.0, 0.0
+    p = cam.project(pts)
+    w, h = cam.image_size
+    half = np.array([w / 2.0, h / 2.0])
+    off = np.abs(p - half).max(0)
+    span = (p.max(0) - p.min(0)) / np.array([w, h])
+    return float(np.min(half / np.maximum(off, 1e-9))), float(span.max())
+
+
+def tv_zoom_camera(rng: np.random.Generator, t: TableGeometry = STANDARD_TABLE,
+                   hfov_deg: tuple[float, float] | None = None) -> tuple[CameraModel, dict[str, Any]]:
+    """A broadcast zoom behind either end (TV_ZOOM_*): lens (``hfov_deg``, degrees, a band
+    within TV_ZOOM_HFOV_DEG; default all of it), height and distance back drawn at random,
+    aimed near the table's centre, drawn again until the table is in the picture
+    (TV_ZOOM_MARGIN) and framed by it (TV_ZOOM_FILL). Returns (camera, what was drawn)."""
+    size = IMAGE_SIZES[int(rng.integers(len(IMAGE_SIZES)))]
+    for _ in range(5000):
+        hfov = float(rng.uniform(*(hfov_deg or TV_ZOOM_HFOV_DEG)))
+        height = float(rng.uniform(*TV_ZOOM_HEIGHT_MM))
+        back = float(rng.uniform(*TV_ZOOM_BACK_MM))
+        behind_baulk = bool(rng.random() < 0.5)
+        dist = (float(rng.uniform(*K1["tv"])) * (hfov / 90.0) ** 2, float(rng.uniform(*K2)) * (hfov / 90.0) ** 4,
+                0.0, 0.0, 0.0)
+        y_eye = -back if behind_baulk else t.length + back
+        eye = (t.width / 2 + float(rng.uniform(-TV_ZOOM_SIDE_MM, TV_ZOOM_SIDE_MM)), y_eye, height)
+        aim = (t.width / 2 + float(rng.normal(0, TV_ZOOM_AIM_MM[0])),
+               t.length / 2 + float(rng.normal(0, TV_ZOOM_AIM_MM[1])), 0.0)
+        cam = CameraModel.look_at(eye, aim, (0.0, 0.0, 1.0), size, hfov, dist)
+        margin, fill = _framing(cam, t)
+        if margin >= TV_ZOOM_MARGIN and fill >= TV_ZOOM_FILL:
+            break
+    else:  # pragma: no cover - the ranges always allow a framing
+        raise RuntimeError("no TV zoom framing found")
+    return cam, {"end": "behind baulk" if behind_baulk else "behind the black spot",
+                 "size": f"{size[0]}x{size[1]}", "hfov_deg": round(hfov, 1),
+                 "height_mm": round(height), "back_mm": round(back), "k1": round(dist[0], 3)}
 
 
 def random_style(rng: np.random.Generator, seed: int) -> tuple[RenderStyle, dict[str, Any]]:
@@ -328,15 +393,21 @@ def random_faults(rng: np.random.Generator, style: RenderStyle, *, low_contrast:
 
 
 def draw(seed: int, kind: str, t: TableGeometry = STANDARD_TABLE, *, faults: bool = True,
-         low_contrast: bool | None = None, projector: bool | None = None) -> WorldDraw:
+         low_contrast: bool | None = None, projector: bool | None = None,
+         hfov_deg: tuple[float, float] | None = None) -> WorldDraw:
     """The harder world's camera, look and players for ``seed`` (same seed, same draw), with
     the real faults of :func:`random_faults` (``low_contrast``, ``projector``: force those;
-    ``faults`` False: none of them, the draw as it was before they were added)."""
-    rng = np.random.default_rng([seed, 0 if kind == "overhead" else 1, 12])
-    cam, cam_about = random_camera(rng, kind, t)
+    ``faults`` False: none of them, the draw as it was before they were added; ``hfov_deg``:
+    a ``tv-zoom``'s lens band, degrees)."""
+    stream = {"overhead": 0, "tv": 1, "tv-zoom": 2}.get(kind, 1)
+    rng = np.random.default_rng([seed, stream, 12])
+    cam, cam_about = random_camera(rng, kind, t, hfov_deg)
     style, style_about = random_style(rng, seed)
+    if kind == "tv-zoom":  # a broadcast picture always has its score bar
+        style = dataclasses.replace(style, score_bar=True)
+        style_about["graphics"] = "+".join(["score bar"] + (["logo"] if style.logo else []))
     outfit = random_outfit(rng)
-    fault_kw, fault_about = random_faults(np.random.default_rng([seed, 0 if kind == "overhead" else 1, 30]),
+    fault_kw, fault_about = random_faults(np.random.default_rng([seed, stream, 30]),
                                         style, low_contrast=low_contrast, projector=projector)
     if not faults:
         fault_kw, fault_about = {}, {}
