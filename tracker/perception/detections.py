@@ -36,6 +36,9 @@ class BallDetections:
             a ball-sized disc at each table position in this frame. A ball that vanished from a
             place that now shows bare cloth has left it; one whose place is covered (a player,
             a hand) may still be there.
+        identity: optional (N, 17) pool identity probabilities over
+            :data:`tracker.perception.pool_identity.LABELS` (the cue ball, 1..15, none), set
+            for a pool game after the classes are settled (not joined by :meth:`merge`).
 
     Raises:
         ValueError: arrays of different lengths (the optional three may be empty).
@@ -50,6 +53,7 @@ class BallDetections:
     mm_per_px: np.ndarray = field(default_factory=lambda: np.zeros((0,)))
     feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.float32))
     occupancy: Callable[[np.ndarray], np.ndarray] | None = None
+    identity: np.ndarray | None = None
 
     def __post_init__(self) -> None:
         n = len(self.px)
@@ -64,7 +68,8 @@ class BallDetections:
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
         return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
                               self.conf[mask], self.probs[mask], self.mm_per_px[mask],
-                              self.feats[mask], self.occupancy)
+                              self.feats[mask], self.occupancy,
+                              None if self.identity is None else self.identity[mask])
 
     @staticmethod
     def empty() -> BallDetections:

@@ -1,0 +1,107 @@
+"""Pool identity: the colour identity names drawn pool balls (solids, stripes, the cue ball,
+the 8) on blue and green cloth, and the pool tracker keeps a ball's name through a stroke."""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from calibration.table import TableGeometry
+from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.pool_identity import (
+    LABELS,
+    PoolIdentity,
+    colour_identity,
+    is_pool,
+    seen_balls,
+)
+from tracker.perception.pool_track import PoolTracker
+from tracker.rules.ballset import pool_balls, snooker_balls
+
+#: Ball colours BGR (what a camera shows of the WPA colours; not the identity's hue table).
+BGR = {1: (20, 200, 240), 2: (160, 60, 10), 3: (40, 30, 200), 4: (110, 40, 90),
+       5: (20, 120, 240), 6: (60, 130, 20), 7: (30, 30, 100), 8: (20, 20, 20)}
+CLOTHS = {"blue": (150, 90, 30), "green": (40, 120, 30)}
+R = 12
+
+
+def draw_ball(img: np.ndarray, centre: tuple[int, int], label: str) -> None:
+    """A pool ball ``label`` (``cue``, ``1``..``15``) seen from above, a highlight on it."""
+    x, y = centre
+    if label == "cue":
+        cv2.circle(img, centre, R, (235, 235, 230), -1)
+        return
+    n = int(label)
+    if n <= 8:
+        cv2.circle(img, centre, R, BGR[n], -1)
+    else:  # white with the colour's band across the middle
+        cv2.circle(img, centre, R, (235, 235, 230), -1)
+        band = np.zeros(img.shape[:2], np.uint8)
+        cv2.circle(band, centre, R, 1, -1)
+        band[: y - R // 2] = 0
+        band[y + R // 2 + 1:] = 0
+        img[band.astype(bool)] = BGR[n - 8]
+    cv2.circle(img, (x - R // 3, y - R // 3), 2, (255, 255, 255), -1)
+
+
+def table_with(labels: list[str], cloth: str) -> tuple[np.ndarray, np.ndarray]:
+    """A cloth picture with the balls ``labels`` in a row: (image, centres (N, 2))."""
+    img = np.zeros((80, 40 * len(labels) + 40, 3), np.uint8)
+    img[:] = CLOTHS[cloth]
+    px = np.array([(40 + 40 * i, 40) for i in range(len(labels))], float)
+    for c, lbl in zip(px.astype(int), labels, strict=True):
+        draw_ball(img, (int(c[0]), int(c[1])), lbl)
+    return img, px
+
+
+@pytest.mark.parametrize("cloth", ["blue", "green"])
+def test_colour_identity_names_every_pool_ball(cloth: str) -> None:
+    labels = list(LABELS[:-1])
+    img, px = table_with(labels, cloth)
+    got = colour_identity(img, px, np.full(len(px), float(R)))
+    assert [LABELS[k] for k in got.argmax(1)] == labels
+    np.testing.assert_allclose(got.sum(1), 1.0)
+
+
+def test_bare_cloth_is_no_ball() -> None:
+    img, _ = table_with(["cue"], "blue")
+    got = colour_identity(img, np.array([[150.0, 40.0]]), np.array([float(R)]))
+    assert LABELS[got.argmax()] == "none"
+
+
+def test_pool_ball_sets_are_followed_as_cue_and_objects() -> None:
+    assert is_pool(pool_balls()) and not is_pool(snooker_balls())
+    seen = seen_balls(pool_balls(9))
+    assert seen.ids == ("white", *(f"o{i}" for i in range(1, 10)))
+    assert {seen.looks[b] for b in seen.reds} == {"red"}
+
+
+def _detections(img: np.ndarray, px: np.ndarray, mm: np.ndarray) -> BallDetections:
+    n = len(px)
+    det = BallDetections(px, mm, np.full(n, float(R)), np.zeros(n, int), np.ones(n),
+                         np.zeros((n, len(CLASSES))), np.ones(n), np.zeros((n, 5), np.float32))
+    return PoolIdentity().relabel(img, det)
+
+
+def test_pool_tracker_names_balls_and_keeps_the_name_while_moving() -> None:
+    """Three balls at rest are named from their colours; the 5 then moves (the tracker sees
+    only an object ball) and keeps its name."""
+    table = TableGeometry.pool(9)
+    labels = ["cue", "9", "5"]
+    img, px = table_with(labels, "blue")
+    mm = np.array([[600.0, 600.0], [900.0, 600.0], [1200.0, 600.0]])
+    det = _detections(img, px, mm)
+    assert list(det.cls) == [CLASSES.index("white"), CLASSES.index("red"), CLASSES.index("red")]
+    tr = PoolTracker(table, 25.0, balls=pool_balls())
+    for f in range(5):
+        st = tr.update(f, det)
+    assert st.pos["9"] == pytest.approx((900.0, 600.0))
+    assert st.pos["5"] == pytest.approx((1200.0, 600.0))
+    for f in range(5, 10):  # the 5 rolls away; its colour unread (identity none of use)
+        moved = _detections(img, px, mm + np.array([[0, 0], [0, 0], [60.0 * (f - 4), 0]]))
+        moved.identity = np.full_like(moved.identity, 1.0 / len(LABELS))
+        st = tr.update(f, moved)
+    assert "5" in st.moving
+    assert st.pos["5"][0] == pytest.approx(1200.0 + 60.0 * 5, abs=40.0)
+    assert st.pos["9"] == pytest.approx((900.0, 600.0))
