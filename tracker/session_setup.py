@@ -177,7 +177,9 @@ def _check_ruleset(name: str) -> None:
     if name not in RULESETS:
         raise SetupError(f"ruleset {name!r} is not known; give one of: "
                          f"{', '.join(sorted(RULESETS))}")
-    unseen = sorted(set(RULESETS[name]().balls.looks.values()) - set(SEEN_LOOKS))
+    # pool balls (solids and stripes) are named by tracker.perception.pool_identity
+    unseen = sorted(look for look in set(RULESETS[name]().balls.looks.values()) - set(SEEN_LOOKS)
+                    if not look.startswith(("solid_", "stripe_")))
     if unseen:
         raise SetupError(f"the camera cannot referee {name} yet: it does not recognise "
                          f"{', '.join(unseen[:3])}{' ...' if len(unseen) > 3 else ''} balls "

@@ -255,11 +255,17 @@ class PoolIdentity:
         self.source = ("the learned pool classifier" if classifier is not None else
                        "the pool ball colours (no learned pool classifier is installed)")
 
+    def probabilities_at(self, frame: np.ndarray, px: np.ndarray, radius_px: np.ndarray
+                         ) -> np.ndarray:
+        """Identity probabilities (N, 17) over :data:`LABELS` of the balls centred at ``px``
+        (N, 2) px, apparent radii ``radius_px`` (N,) px, in the BGR ``frame``."""
+        if self.classifier is not None:
+            return self.classifier.classify(frame, px, radius_px)
+        return colour_identity(frame, px, radius_px, self.params)
+
     def probabilities(self, frame: np.ndarray, det: BallDetections) -> np.ndarray:
         """Identity probabilities (N, 17) over :data:`LABELS` of ``det`` in ``frame``."""
-        if self.classifier is not None:
-            return self.classifier.classify(frame, det.px, det.radius_px)
-        return colour_identity(frame, det.px, det.radius_px, self.params)
+        return self.probabilities_at(frame, det.px, det.radius_px)
 
     def relabel(self, frame: np.ndarray, det: BallDetections) -> BallDetections:
         """``det`` in the tracker's pool classes (``white`` the cue ball, ``red`` an object
