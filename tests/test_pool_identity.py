@@ -105,3 +105,58 @@ def test_pool_tracker_names_balls_and_keeps_the_name_while_moving() -> None:
     assert "5" in st.moving
     assert st.pos["5"][0] == pytest.approx(1200.0 + 60.0 * 5, abs=40.0)
     assert st.pos["9"] == pytest.approx((900.0, 600.0))
+
+
+def _nine_ball_clip(path) -> object:
+    """A tiny overhead nine-ball clip (640x360, 25 fps, 2.8 s): the cue ball rolls into the 1,
+    which runs into the top-left corner pocket; the 2 and the 3 stay. Returns the camera's
+    profile (the exact camera)."""
+    from calibration.camera import CameraModel
+    from calibration.profile import Calibration
+    from tracker.synth.render import Renderer, RenderStyle
+
+    t = TableGeometry.pool(9)
+    cam = CameraModel.overhead(t.length, t.width, image_size=(640, 360))
+    rgb = {"1": (0.95, 0.78, 0.05), "2": (0.05, 0.2, 0.7), "3": (0.85, 0.06, 0.05)}
+    ren = Renderer(cam, t, RenderStyle(ball_rgb=tuple(rgb.items()), noise_sigma=1.0))
+    pocket = np.array(t.pockets["top_left"].mouth_centre)
+    one0 = pocket + (np.array([t.width / 2, t.length - 300.0]) - pocket) * 0.55
+    cue0 = one0 + (one0 - pocket) / np.linalg.norm(one0 - pocket) * 500.0
+    layout = {"white": cue0, "1": one0, "2": np.array([900.0, 600.0]),
+              "3": np.array([400.0, 1200.0])}
+    frames = []
+    for f in range(70):
+        pos = dict(layout)
+        if 20 <= f < 30:  # the cue ball runs into the 1
+            pos["white"] = cue0 + (one0 - cue0) * ((f - 19) / 10.0) * 0.95
+        elif f >= 30:
+            pos["white"] = cue0 + (one0 - cue0) * 0.95
+            k = (f - 29) / 8.0
+            if k < 1.0:
+                pos["1"] = one0 + (pocket - one0) * k
+            else:
+                del pos["1"]
+        img = ren.render({b: (float(p[0]), float(p[1])) for b, p in pos.items()},
+                         noise_index=f)
+        frames.append(img)
+    out = cv2.VideoWriter(str(path), cv2.VideoWriter_fourcc(*"mp4v"), 25.0, (640, 360))
+    for img in frames:
+        out.write(img)
+    out.release()
+    return Calibration((640, 360), t, cam, {"median": 0.0, "max": 0.0}, method="manual",
+                       orientation="markings", focal="estimated", notes=["exact"])
+
+
+def test_process_nine_ball_pots_the_one_by_its_number(tmp_path) -> None:
+    """``process`` with the nine-ball rules on a drawn clip: one stroke, the 1 potted by
+    name (not "a ball"), no foul."""
+    from tracker.pipeline import process_video
+    from tracker.session_setup import MatchSetup
+
+    cal = _nine_ball_clip(tmp_path / "nine.mp4")
+    res = process_video(tmp_path / "nine.mp4", tmp_path / "out", calibration=cal,
+                        progress=False, setup=MatchSetup(("A", "B"), 1, "nine-ball"))
+    pots = [e.balls[0] for s in res.shots for e in s.events if e.type == "pot"]
+    assert pots == ["1"]
+    assert len(res.shots) == 1
+    assert not any(d.get("foul") for d in res.decisions if "shot" in d)
