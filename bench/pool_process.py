@@ -17,9 +17,9 @@ Judged, per clip:
   checked by eye), and the kind (solid / stripe / eight / cue) of the ball potted against the
   kind whose box count fell;
 - 9_ball_clearance: pots within 2 s of a time in ``pots_gt.json`` (one each), and with the
-  right ball: the source gives no ball numbers; a clearance pots the balls lowest first, so
-  the k-th labelled pot is taken to be ball k (checked by eye on the three spot-checked pots
-  only: the file's own note);
+  right ball: the source gives no ball numbers; the k-th labelled pot is ball k (checked by
+  eye, 2026-11-28, on frames 2.5 s before and 1.5 s after each labelled time: the 1 to the 9
+  go in that order, one per label);
 - overhead_break: no pot (the README: none is potted).
 
 ``--boxes``: the pool identity at the labelled boxes of the albertomors first and last frames

@@ -3,6 +3,8 @@ the 8) on blue and green cloth, and the pool tracker keeps a ball's name through
 
 from __future__ import annotations
 
+import json
+
 import cv2
 import numpy as np
 import pytest
@@ -160,3 +162,5 @@ def test_process_nine_ball_pots_the_one_by_its_number(tmp_path) -> None:
     assert pots == ["1"]
     assert len(res.shots) == 1
     assert not any(d.get("foul") for d in res.decisions if "shot" in d)
+    board = json.loads((tmp_path / "out" / "scoreboard.json").read_text())
+    assert "pool" in board["pool_balls_named_by"]

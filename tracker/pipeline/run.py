@@ -497,6 +497,8 @@ class RefereeRun(Referee):
                 phase = "match over" if self.match.match_over else "between frames"
             board.update(state=phase, frames_won=dict(self.match.frames_won),
                          match_over=self.match.match_over, frame=st.frame if st else 0)
+        if self.identity is not None:  # a pool game: what named the balls
+            board["pool_balls_named_by"] = self.identity.source
         away = self.segments.away(self.source_fps)
         if away:
             board["not_refereed"] = [list(a) for a in away]
