@@ -111,8 +111,16 @@ def run(path: Path, game: str, mode: str) -> dict[str, Any]:
     pots = [(e.balls[0], e.pocket, round(e.t, 2)) for s in res.shots for e in s.events
             if e.type == "pot"]
     return {"pots": pots, "strokes": len(res.shots), "frames": res.frames,
-            "calls": [d.get("summary", "") for d in res.decisions if "shot" in d][:12],
+            "calls": [_call(d) for d in res.decisions if "shot" in d][:12],
             "seconds": round(time.perf_counter() - t0, 1)}
+
+
+def _call(d: dict[str, Any]) -> str:
+    """A pool decision in a few words: ``foul <codes>`` or ``potted <balls>`` or ``no pot``."""
+    if d.get("foul"):
+        return "foul " + " ".join(str(f.get("code", f)) if isinstance(f, dict) else str(f)
+                                  for f in d.get("fouls", []))
+    return f"potted {' '.join(d['potted'])}" if d.get("potted") else "no pot"
 
 
 def judged(name: str, got: dict[str, Any]) -> dict[str, Any]:
