@@ -76,11 +76,15 @@ class PoolColourParams:
         black_dark_min: a ball whose disc is at least this share dark (and little coloured)
             is the 8.
         none_score: the score of "not a ball" (a ball scoring less on every identity is none).
+        blown_v_min: a pale pixel at least this bright is blown out by the lamp (an
+            over-exposed yellow shows a white core in a yellow rim) and left out of the shares
+            ... unless ``blown_max_share`` or more of the disc is (the cue ball under a
+            strong light).
     """
 
     disc_radii: float = 0.8
     white_s_max: int = 110
-    white_v_min: int = 130
+    white_v_min: int = 150
     dark_v_max: int = 60
     hues: dict[str, float] = field(default_factory=lambda: {
         "yellow": 27.0, "blue": 110.0, "red": 2.0, "purple": 140.0, "orange": 13.0,
@@ -88,11 +92,13 @@ class PoolColourParams:
     hue_sigma: float = 9.0
     maroon_v_max: float = 120.0
     maroon_v_soft: float = 20.0
-    cue_white_min: float = 0.6
-    stripe_white_min: float = 0.16
+    cue_white_min: float = 0.5
+    stripe_white_min: float = 0.08
     white_soft: float = 0.06
     black_dark_min: float = 0.45
     none_score: float = 0.02
+    blown_v_min: int = 250
+    blown_max_share: float = 0.5
 
 
 #: The default colour identity tunables.
@@ -109,10 +115,13 @@ def disc_shares(hsv: np.ndarray, p: PoolColourParams = POOL_COLOUR) -> tuple[flo
     """One ball's disc pixels (P, 3) HSV -> (white share, dark share, coloured share, the
     coloured pixels' circular mean hue (0..180), their median value 0..255)."""
     h, s, v = (hsv[:, k].astype(np.float32) for k in range(3))
+    blown = (v >= p.blown_v_min) & (s <= p.white_s_max)
+    if blown.mean() < p.blown_max_share:  # the lamp's highlight, not the ball's white
+        h, s, v = h[~blown], s[~blown], v[~blown]
     white = (s <= p.white_s_max) & (v >= p.white_v_min)
     dark = (v <= p.dark_v_max) & ~white
     coloured = ~white & ~dark
-    n = max(len(hsv), 1)
+    n = max(len(h), 1)
     if coloured.any():
         ang = h[coloured] * (2 * np.pi / 180.0)
         w = s[coloured]
@@ -269,14 +278,17 @@ class PoolIdentity:
 
     def relabel(self, frame: np.ndarray, det: BallDetections) -> BallDetections:
         """``det`` in the tracker's pool classes (``white`` the cue ball, ``red`` an object
-        ball; a detection most likely none is dropped), with :attr:`BallDetections.identity`
-        set."""
+        ball), with :attr:`BallDetections.identity` set. A detection the learned classifier
+        finds most likely no ball is dropped; the colour identity drops none (the detector
+        has judged it a ball: a colour the table's light makes unlike every pool colour is
+        still a ball)."""
         if not len(det):
             det.identity = np.zeros((0, len(LABELS)))
             return det
         ident = self.probabilities(frame, det)
-        keep = ident.argmax(1) != len(LABELS) - 1
-        det, ident = det[keep], ident[keep]
+        if self.classifier is not None:
+            keep = ident.argmax(1) != len(LABELS) - 1
+            det, ident = det[keep], ident[keep]
         cue = ident[:, 0]
         objects = ident[:, 1:-1].sum(1)
         ball = np.maximum(cue + objects, 1e-9)
