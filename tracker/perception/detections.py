@@ -38,7 +38,8 @@ class BallDetections:
             a hand) may still be there.
         identity: optional (N, 17) pool identity probabilities over
             :data:`tracker.perception.pool_identity.LABELS` (the cue ball, 1..15, none), set
-            for a pool game after the classes are settled (not joined by :meth:`merge`).
+            for a pool game after the classes are settled (an attribute, not a field: not
+            joined by :meth:`merge`, None until set).
 
     Raises:
         ValueError: arrays of different lengths (the optional three may be empty).
@@ -53,9 +54,10 @@ class BallDetections:
     mm_per_px: np.ndarray = field(default_factory=lambda: np.zeros((0,)))
     feats: np.ndarray = field(default_factory=lambda: np.zeros((0, 5), np.float32))
     occupancy: Callable[[np.ndarray], np.ndarray] | None = None
-    identity: np.ndarray | None = None
 
     def __post_init__(self) -> None:
+        # not a dataclass field: set after the classes are settled, only for a pool game
+        self.identity: np.ndarray | None = None
         n = len(self.px)
         if any(len(getattr(self, f)) != n for f in ("mm", "radius_px", "cls", "conf")) or any(
                 len(getattr(self, f)) not in (0, n) for f in ("probs", "mm_per_px", "feats")):
@@ -66,10 +68,12 @@ class BallDetections:
         return len(self.px)
 
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
-        return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
-                              self.conf[mask], self.probs[mask], self.mm_per_px[mask],
-                              self.feats[mask], self.occupancy,
-                              None if self.identity is None else self.identity[mask])
+        out = BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
+                             self.conf[mask], self.probs[mask], self.mm_per_px[mask],
+                             self.feats[mask], self.occupancy)
+        if self.identity is not None:
+            out.identity = self.identity[mask]
+        return out
 
     @staticmethod
     def empty() -> BallDetections:
