@@ -164,3 +164,19 @@ def test_process_nine_ball_pots_the_one_by_its_number(tmp_path) -> None:
     assert not any(d.get("foul") for d in res.decisions if "shot" in d)
     board = json.loads((tmp_path / "out" / "scoreboard.json").read_text())
     assert "pool" in board["pool_balls_named_by"]
+
+
+def test_a_second_cue_ball_claim_is_settled_by_where_the_cue_ball_was() -> None:
+    """An over-exposed yellow reads white: of two detections claiming the cue ball, the one
+    where the cue ball was followed stays the cue ball, the other is an object ball."""
+    table = TableGeometry.pool(9)
+    img, px = table_with(["cue", "9", "cue"], "blue")
+    mm = np.array([[600.0, 600.0], [900.0, 600.0], [1200.0, 600.0]])
+    tr = PoolTracker(table, 25.0, balls=pool_balls())
+    tr.update(0, _detections(img, px[:2], mm[:2]))
+    both = _detections(img, px, mm)
+    assert list(both.cls).count(CLASSES.index("white")) == 2
+    settled = tr.settle_cue(both)
+    white = CLASSES.index("white")
+    assert list(settled.cls == white) == [True, False, False]
+    assert settled.identity is not None and len(settled.identity) == 3

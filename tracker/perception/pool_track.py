@@ -19,7 +19,7 @@ import numpy as np
 from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
-from tracker.perception.detections import BallDetections
+from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
@@ -85,6 +85,25 @@ class PoolTracker:
         if "white" in positions:
             inner["white"] = positions["white"]
         self.inner.seed(inner)
+
+    def settle_cue(self, det: BallDetections) -> BallDetections:
+        """``det`` with one cue ball when several detections claim it (an over-exposed yellow
+        reads white): the claimant nearest where the cue ball was followed is the cue ball,
+        the others object balls. Unchanged when one claims it or the cue ball's place is not
+        known (the game's constraint then settles it on colour alone)."""
+        white, red = CLASSES.index("white"), CLASSES.index("red")
+        claims = np.nonzero(det.cls == white)[0]
+        s = self.inner.slots["white"]
+        if len(claims) < 2 or s.pos is None or not s.on_table:
+            return det
+        near = claims[int(np.argmin(np.linalg.norm(det.mm[claims] - s.pos, axis=1)))]
+        out = det[np.ones(len(det), bool)]
+        others = claims[claims != near]
+        out.cls = out.cls.copy()
+        out.conf = out.conf.copy()
+        out.cls[others] = red
+        out.conf[others] = out.probs[others, red]
+        return out
 
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by

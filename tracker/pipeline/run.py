@@ -457,7 +457,7 @@ class RefereeRun(Referee):
             det = (self.gate.detect(image) if checks is None
                    else self.gate.detect(image, checks.thumb, checks.window))
         if self.identity is not None:  # pool: the cue ball and the object balls, named
-            return _pool_settled(self.detector, self.identity, image, det)
+            return _pool_settled(self.detector, self.identity, image, det, self.tracker)
         return _settled(self.detector, det)
 
     def skipped(self, frame: Frame, forced: bool) -> None:
@@ -544,11 +544,15 @@ def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
 
 
 def _pool_settled(detector: BallDetector, identity: PoolIdentity, image: np.ndarray,
-                  det: BallDetections) -> BallDetections:
+                  det: BallDetections, tracker: Tracker | PoolTracker | None = None
+                  ) -> BallDetections:
     """A pool frame's detections ``det`` of ``image`` as the cue ball (one) and object balls,
-    each with its identity (:meth:`PoolIdentity.relabel`; contests for the cue ball settled)."""
+    each with its identity (:meth:`PoolIdentity.relabel`; contests for the cue ball settled:
+    by where the cue ball was (:meth:`PoolTracker.settle_cue`), else on colour)."""
     det = identity.relabel(image, det)
     named = det.identity
+    if isinstance(tracker, PoolTracker):
+        det = tracker.settle_cue(det)
     det = settle_unique_classes(det, pool_class_cost(det), cap=detector.capacity)
     det.identity = named
     return det
