@@ -180,3 +180,12 @@ def test_a_second_cue_ball_claim_is_settled_by_where_the_cue_ball_was() -> None:
     white = CLASSES.index("white")
     assert list(settled.cls == white) == [True, False, False]
     assert settled.identity is not None and len(settled.identity) == 3
+
+
+def test_without_a_readable_pool_classifier_the_colours_name_the_balls(tmp_path) -> None:
+    from tracker.perception.pool_identity import load_pool_classifier
+
+    assert load_pool_classifier(tmp_path / "absent.onnx") is None
+    (tmp_path / "bad.onnx").write_bytes(b"not a model")
+    assert load_pool_classifier(tmp_path / "bad.onnx") is None
+    assert "colours" in PoolIdentity(None).source
