@@ -32,6 +32,7 @@ from tracker.perception.cushions import CushionView
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
 from tracker.perception.learned import make_detector, prepared_detector
+from tracker.perception.lighting import LightMeter
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
 from tracker.pipeline.referee import Referee
@@ -53,12 +54,16 @@ class FrameChecks:
             None (no gate).
         seconds: wall-clock seconds the work took (on its own thread).
         window: the part of the thumbnail made (:func:`tracker.perception.change.thumb_window`).
+        image: the frame's picture given back at the learned light (the lights dimmed or
+            flickering: :class:`tracker.perception.lighting.LightMeter`), or None (the
+            picture as it came).
     """
 
     status: ViewStatus
     thumb: np.ndarray | None
     seconds: float
     window: tuple[int, int, int, int] | None = None
+    image: np.ndarray | None = None
 
 
 class RefereeRun(Referee):
@@ -115,6 +120,8 @@ class RefereeRun(Referee):
         #: the table's session: the match set-up, the between-frames watcher, the phase
         #: (:class:`tracker.session.TableSession`; set it before :meth:`begin`)
         self.session = TableSession()
+        #: the light on the cloth the detector learned (made by :meth:`begin`)
+        self.lights: LightMeter | None = None
         self._games: dict[str, Ruleset] = {}
         super().__init__(strokes, players, inputs, spoken, listeners, on_call)
 
@@ -140,6 +147,7 @@ class RefereeRun(Referee):
         # the cloth from the first picture alone: frames of the first seconds would make a
         # ball resting in a pocket's jaws all that while part of the pocket (real clip 11)
         self.detector.learn_cloth(first)
+        self.lights = LightMeter(self.calibration, first)
         # this camera's colours, anchored on the spots, from that picture too: frames of the
         # first seconds hold a hand placing the cue ball or a struck one blurred, and colours
         # learned from them lose the blurred white of a hard break-off (overhead sample: the
@@ -294,15 +302,23 @@ class RefereeRun(Referee):
         gate's thumbnail (at the size the current detector's gate uses; a gate of another
         size makes its own)."""
         t0 = time.perf_counter()
-        status = self.monitor.update(frame.index, frame.image)
+        image = self._mended(frame.image)
+        status = self.monitor.update(frame.index, image)
         thumb, window = None, None
         if self.gated:
             detector = self.detector
             if self._gate_view is None or self._gate_view[0] is not detector:
                 self._gate_view = (detector, *gate_view(detector))
             _, size, _, window = self._gate_view
-            thumb = gate_thumbnail(frame.image, size, window)
-        return FrameChecks(status, thumb, time.perf_counter() - t0, window)
+            thumb = gate_thumbnail(image, size, window)
+        return FrameChecks(status, thumb, time.perf_counter() - t0, window,
+                           None if image is frame.image else image)
+
+    def _mended(self, image: np.ndarray) -> np.ndarray:
+        """``image`` at the light the cloth was learned under (itself when the light is as
+        learned: :meth:`tracker.perception.lighting.LightMeter.mend`)."""
+        lights = self.lights
+        return image if lights is None else lights.mend(image)[0]
 
     def step(self, frame: Frame, decode_s: float = 0.0,
              checks: FrameChecks | None = None) -> FrameView:
@@ -314,6 +330,10 @@ class RefereeRun(Referee):
                 thread of its own; None: the monitor looks at the frame now.
         """
         self.result.times.decode += decode_s
+        if checks is not None and checks.image is not None:
+            frame = replace(frame, image=checks.image)  # the lights failing: mended
+        elif checks is None:
+            frame = replace(frame, image=self._mended(frame.image))
         decisions = self.take_inputs()
         status, t_c = self._view_status(frame, checks)
         view = FrameView(frame, status, decisions=decisions)
@@ -394,6 +414,7 @@ class RefereeRun(Referee):
         self.calibration = cal
         cap = self.detector.capacity
         self.detector = prepared_detector(cal, image, self.detector_kind, working_scale(cal))
+        self.lights = LightMeter(cal, image)
         self.detector.capacity = cap
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
