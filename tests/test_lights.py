@@ -91,3 +91,30 @@ def test_a_frame_refereed_through_dimmed_then_flickering_lights_gets_the_same_ca
     assert _calls(res.decisions) == [
         ("1", "Ann", "True", "7", "{'Ann': 0, 'Bob': 7}", "False", "None", []),
         ("2", "Bob", "True", "7", "{'Ann': 7, 'Bob': 7}", "False", "None", ["red"])]
+
+
+def test_the_meter_mends_an_even_change_of_light_and_leaves_a_player_over_the_table_alone():
+    """A real overhead picture: dimmed to half it comes back within a level of itself on
+    average; a dark arm and shoulder over a sixth of the picture's height (a player leaning
+    over the table) is no change of light, and the picture is passed on as it is; dimmed with
+    the player there, the cloth away from the player comes back too."""
+    from calibration.auto import calibrate_image
+    from calibration.table import STANDARD_TABLE
+    from tracker.perception.lighting import LightMeter
+
+    cap = cv2.VideoCapture(str(ROOT / "sample_videos" / "overhead_free_ball.mp4"))
+    ok, first = cap.read()
+    cap.release()
+    assert ok
+    meter = LightMeter(calibrate_image(first, STANDARD_TABLE), first)
+    dim = LightsFault(dim_s=(0.0, 1.0), dim_gain=0.5)
+    mended, level = meter.mend(dim.apply(first, 0.5, 0))
+    assert abs(level - 0.5) < 0.02
+    assert np.abs(mended.astype(int) - first).mean() < 1.0
+    player = first.copy()
+    h, w = first.shape[:2]
+    player[h // 3:h // 3 + h // 6, w // 4:3 * w // 4] = (40, 35, 30)
+    assert meter.mend(player)[0] is player
+    mended, _ = meter.mend(dim.apply(player, 0.5, 0))
+    away = slice(0, h // 4)
+    assert np.abs(mended[away].astype(int) - first[away]).mean() < 1.0

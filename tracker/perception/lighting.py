@@ -35,10 +35,14 @@ class LightParams:
         min_samples: a row with fewer samples takes its neighbours' light.
         tolerance: a light within this share of the learned one is left alone (on every
             row, and the median of the rows).
-        max_spread: the light changed evenly when, on the median row, the middle half of the
-            pixels' ratios (now / learned) spans at most this share of its median.
+        max_spread: a row's light changed evenly when the middle half of its pixels' ratios
+            (now / learned) spans at most this share of their median.
         darkest: below this share of the learned light the picture is too dark to mend
             (left untouched: the view monitor and the detector say what they see).
+        changed_rows: the light changed when the median row is off by more than the
+            tolerance, or at least this share of the rows is (bands); it is mended only when
+            at least this share of the rows changed evenly (a player leaning over the table
+            changes a few rows, unevenly: the picture is left alone).
     """
 
     rows: int = 64
@@ -48,6 +52,7 @@ class LightParams:
     tolerance: float = 0.1
     max_spread: float = 0.12
     darkest: float = 0.2
+    changed_rows: float = 0.5
 
 
 LIGHT = LightParams()
@@ -108,11 +113,14 @@ class LightMeter:
         if not known.any():
             return image, 1.0
         level = float(np.median(gain[known]))
-        if abs(level - 1.0) <= p.tolerance and np.all(np.abs(gain[known] - 1.0) <= p.tolerance):
+        if abs(level - 1.0) <= p.tolerance and np.mean(np.abs(gain[known] - 1.0)
+                                                       > p.tolerance) < p.changed_rows:
+            return image, level  # as learned, or a few rows changed: something over the table
+        even = known & (spread <= p.max_spread)
+        if level < p.darkest or even.sum() < p.changed_rows * known.sum():
             return image, level
-        if level < p.darkest or float(np.median(spread[known])) > p.max_spread:
-            return image, level
-        row_gain = np.interp(np.arange(self.height), self.gy[known], gain[known])
+        # rows that changed unevenly (a player over the table) take their neighbours' light
+        row_gain = np.interp(np.arange(self.height), self.gy[even], gain[even])
         return _scaled_rows(image, 1.0 / np.maximum(row_gain, p.darkest)), level
 
 
