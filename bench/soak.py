@@ -161,7 +161,7 @@ def kill_and_resume(day: Path, folder: Path, unbroken_s: float, seed: int) -> di
 
 def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
     """The ACCURACY.md section."""
-    u, k, s = fig["unbroken"], fig["resumed"], fig["store"]
+    u, k, s = fig["unbroken"], fig.get("resumed"), fig["store"]
     a, e = u["after_first_frame"] or {}, u["at_end"] or {}
     growth = (e.get("rss_kb", 0) / a["rss_kb"] - 1) * 100 if a.get("rss_kb") else float("nan")
     lines = [
@@ -183,11 +183,16 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"frames started, {fig['counts']['frames_ended']} ended, "
         f"{fig['counts'].get('matches_ended', '?')} matches over, {fig['counts']['strokes']} "
         f"strokes called. Store: integrity `{s['integrity']}`, {s['strokes_with_two_rows']} "
-        f"strokes with more than one current row ({s['shots_rows']} rows).", "",
-        f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} calls "
-        f"written, resumed (`--resume`, exit {k['resume_exit']}, {k['resume_seconds']} s): "
-        f"its calls {'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
-        f"({fig['resumed_calls']} against {fig['unbroken_calls']})."]
+        f"strokes with more than one current row ({s['shots_rows']} rows).", ""]
+    if k is None:
+        lines.append("No run was killed and resumed in this measurement (`--no-resume`).")
+    else:
+        lines.append(
+            f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} "
+            f"calls written, resumed (`--resume`, exit {k['resume_exit']}, "
+            f"{k['resume_seconds']} s): its calls "
+            f"{'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
+            f"({fig['resumed_calls']} against {fig['unbroken_calls']}).")
     return "\n".join(lines) + "\n"
 
 
@@ -254,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
     fig.update(info)
     print(json.dumps(fig, default=str))
     (ROOT / "docs" / "metrics-soak.json").write_text(json.dumps(fig, indent=1, default=str))
-    if args.write_doc and not args.no_resume:
+    if args.write_doc:
         replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(fig, info))
     return 0
 
