@@ -67,15 +67,3 @@ def steady_allocator(params: AllocatorParams = ALLOCATOR) -> bool:
     _done = bool(mallopt(_M_MMAP_THRESHOLD, int(params.mmap_threshold_bytes)))
     return _done
 
-
-def give_back_free_memory() -> bool:
-    """Hand the heap's free pages back to the system (glibc's ``malloc_trim``): done where a
-    run lets a whole set of working pictures go at once (a new view adopted, a frame over),
-    a few times an hour at most. Returns whether anything was given back (False elsewhere
-    than glibc)."""
-    try:
-        trim = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim
-    except (OSError, AttributeError):
-        return False
-    trim.argtypes = (ctypes.c_size_t,)
-    return bool(trim(0))
