@@ -4,8 +4,9 @@ compared stroke for stroke, and the frames not refereed counted.
 
     .venv/bin/python bench/lights.py [--clip PATH] [--seconds S] [--write-doc]
 
-The cases: the lights dimmed to half, flickering frame to frame between full and 60 %, and
-flickering with rolling-shutter bands. A call is what a scorer keeps of a stroke (striker,
+The cases: the lights dimmed to half, flickering frame to frame between full and 60 %,
+flickering with rolling-shutter bands, and nearly off (10 %: too dark to mend, so those
+frames should be marked not refereed, with no call made on them). A call is what a scorer keeps of a stroke (striker,
 foul, penalty, points, balls potted (a red as a red), score, frame over and winner); a call the faulted run
 makes that the plain one does not is invented, one it lacks is lost.
 """
@@ -39,7 +40,8 @@ def cases(a: float, b: float) -> dict[str, LightsFault]:
     """The faults, each over ``a`` .. ``b`` seconds of the clip."""
     return {"dimmed to half": LightsFault(dim_s=(a, b), dim_gain=0.5),
             "flickering 100 % / 60 %": LightsFault(flicker_s=(a, b)),
-            "flickering with bands": LightsFault(flicker_s=(a, b), banding=0.3)}
+            "flickering with bands": LightsFault(flicker_s=(a, b), banding=0.3),
+            "nearly off (10 %)": LightsFault(dim_s=(a, b), dim_gain=0.1)}
 
 
 def calls_of(decisions: list[dict[str, Any]]) -> list[tuple]:

@@ -118,3 +118,24 @@ def test_the_meter_mends_an_even_change_of_light_and_leaves_a_player_over_the_ta
     mended, _ = meter.mend(dim.apply(player, 0.5, 0))
     away = slice(0, h // 4)
     assert np.abs(mended[away].astype(int) - first[away]).mean() < 1.0
+
+
+def test_a_picture_too_dark_to_mend_is_not_refereed():
+    """The lights nearly off (10 %): the view monitor may still make out the table, but the
+    run does not referee the picture (the frame carries on when the light is back, as after a
+    knocked camera); the same picture in the light is refereed."""
+    from calibration.auto import calibrate_image
+    from calibration.table import STANDARD_TABLE
+    from tracker.pipeline import RefereeRun
+
+    cap = cv2.VideoCapture(str(ROOT / "sample_videos" / "overhead_free_ball.mp4"))
+    ok, first = cap.read()
+    cap.release()
+    assert ok
+    run = RefereeRun(calibrate_image(first, STANDARD_TABLE), 25.0, ("Ann", "Bob"))
+    run.begin(first)
+    dark = LightsFault(dim_s=(0.0, 1.0), dim_gain=0.1).apply(first, 0.5, 0)
+    assert run.look_ahead(Frame(0, 0.0, first)).status.refereed
+    assert not run.look_ahead(Frame(1, 0.04, dark)).status.refereed
+    assert not run.step(Frame(2, 0.08, dark)).status.refereed
+    assert run.step(Frame(3, 0.12, first)).status.refereed

@@ -102,9 +102,10 @@ class LightMeter:
         return np.where(ok, mid, np.nan), np.where(ok, spread, np.nan)
 
     def mend(self, image: np.ndarray) -> tuple[np.ndarray, float]:
-        """``image`` at the learned light, and the light found (share of the learned, 1.0:
-        unchanged); ``image`` itself when the light is as learned, changed unevenly, or too
-        dark to mend."""
+        """``image`` at the learned light, and the light found (share of the learned); the
+        light is 1.0 when no change of the light was found (as learned, or changed unevenly:
+        something over the table, another picture). ``image`` itself when the light is as
+        learned, changed unevenly, or is too dark to mend (below ``darkest``)."""
         p = self.params
         if image.shape[0] != self.height or not self.usable.any():
             return image, 1.0
@@ -117,7 +118,9 @@ class LightMeter:
                                                        > p.tolerance) < p.changed_rows:
             return image, level  # as learned, or a few rows changed: something over the table
         even = known & (spread <= p.max_spread)
-        if level < p.darkest or even.sum() < p.changed_rows * known.sum():
+        if even.sum() < p.changed_rows * known.sum():
+            return image, 1.0
+        if level < p.darkest:
             return image, level
         # rows that changed unevenly (a player over the table) take their neighbours' light
         row_gain = np.interp(np.arange(self.height), self.gy[even], gain[even])

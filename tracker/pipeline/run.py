@@ -302,8 +302,8 @@ class RefereeRun(Referee):
         gate's thumbnail (at the size the current detector's gate uses; a gate of another
         size makes its own)."""
         t0 = time.perf_counter()
-        image = self._mended(frame.image)
-        status = self.monitor.update(frame.index, image)
+        image, dark = self._mended(frame.image)
+        status = _too_dark(frame) if dark else self.monitor.update(frame.index, image)
         thumb, window = None, None
         if self.gated:
             detector = self.detector
@@ -314,11 +314,15 @@ class RefereeRun(Referee):
         return FrameChecks(status, thumb, time.perf_counter() - t0, window,
                            None if image is frame.image else image)
 
-    def _mended(self, image: np.ndarray) -> np.ndarray:
+    def _mended(self, image: np.ndarray) -> tuple[np.ndarray, bool]:
         """``image`` at the light the cloth was learned under (itself when the light is as
-        learned: :meth:`tracker.perception.lighting.LightMeter.mend`)."""
+        learned: :meth:`tracker.perception.lighting.LightMeter.mend`), and whether it is too
+        dark to referee (the lights nearly off)."""
         lights = self.lights
-        return image if lights is None else lights.mend(image)[0]
+        if lights is None:
+            return image, False
+        mended, level = lights.mend(image)
+        return mended, level < lights.params.darkest
 
     def step(self, frame: Frame, decode_s: float = 0.0,
              checks: FrameChecks | None = None) -> FrameView:
@@ -330,12 +334,14 @@ class RefereeRun(Referee):
                 thread of its own; None: the monitor looks at the frame now.
         """
         self.result.times.decode += decode_s
+        dark = False
         if checks is not None and checks.image is not None:
             frame = replace(frame, image=checks.image)  # the lights failing: mended
         elif checks is None:
-            frame = replace(frame, image=self._mended(frame.image))
+            image, dark = self._mended(frame.image)
+            frame = replace(frame, image=image)
         decisions = self.take_inputs()
-        status, t_c = self._view_status(frame, checks)
+        status, t_c = self._view_status(frame, checks, dark)
         view = FrameView(frame, status, decisions=decisions)
         changed, picture = self._follow_view(frame, status)
         if not status.refereed:
@@ -361,12 +367,14 @@ class RefereeRun(Referee):
             li.on_frame(self, view)
         return view
 
-    def _view_status(self, frame: Frame, checks: FrameChecks | None) -> tuple[ViewStatus, float]:
-        """The view monitor's verdict on ``frame`` (worked out ahead in ``checks``, else now),
-        and the clock (``time.perf_counter``) when it was had."""
+    def _view_status(self, frame: Frame, checks: FrameChecks | None,
+                     dark: bool = False) -> tuple[ViewStatus, float]:
+        """The view monitor's verdict on ``frame`` (worked out ahead in ``checks``, else now;
+        ``dark``: too dark to referee, not shown to the monitor), and the clock
+        (``time.perf_counter``) when it was had."""
         t_b = time.perf_counter()
-        status = checks.status if checks is not None else self.monitor.update(frame.index,
-                                                                              frame.image)
+        status = (checks.status if checks is not None else _too_dark(frame) if dark
+                  else self.monitor.update(frame.index, frame.image))
         t_c = time.perf_counter()
         self.result.times.monitor += checks.seconds if checks is not None else t_c - t_b
         return status, t_c
@@ -548,3 +556,11 @@ def _observed_start(detector: BallDetector, tracker: Tracker, first, players,
     if n_red >= n_reds and colours == 6 and B.WHITE not in st.pos:
         return FrameStart(1, players, breaker=players[0])
     return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
+
+
+
+def _too_dark(frame: Frame) -> ViewStatus:
+    """The verdict on a picture too dark to referee (the lights nearly off): not refereed,
+    and not shown to the view monitor, which would try to calibrate a new view from it; the
+    frame carries on when the light is back, as after a knocked camera."""
+    return ViewStatus(frame.index, "lost", 0.0)
