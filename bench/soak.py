@@ -178,7 +178,8 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"| open files | {a.get('open_files', '?')} | {e.get('open_files', '?')} |", "",
         f"Resident memory every {fig.get('every_s', 30):.0f} s of the run (s: MB): " + ", ".join(
             f"{t:.0f}: {kb / 1024:.0f}" for t, kb in u.get("rss_series", [])) + ".",
-        *_after_first_match(u, fig["copies"]), *_highest_each_end(u), "",
+        *_after_first_match(u, fig["copies"]), *_highest_each_end(u),
+        *_each_match(u, fig["copies"]), "",
         f"Unbroken run: exit {u['exit']}, {u['seconds']} s; {fig['counts']['frames_started']} "
         f"frames started, {fig['counts']['frames_ended']} ended, "
         f"{fig['counts'].get('matches_ended', '?')} matches over, {fig['counts']['strokes']} "
@@ -205,6 +206,19 @@ def _after_first_match(u: dict[str, Any], copies: int) -> list[str]:
         return []
     return [f"From the end of the first match ({later[0] / 1024:.0f} MB) to the end: "
             f"{(later[-1] / later[0] - 1) * 100:+.1f} %."]
+
+
+def _each_match(u: dict[str, Any], copies: int) -> list[str]:
+    """The highest and lowest resident memory in each ``copies``-th of the run (one match
+    each), as sentences (none without the per-second samples)."""
+    each = u.get("rss_each_s") or []
+    if len(each) < copies * 10 or copies < 2:
+        return []
+    n = len(each) // copies
+    parts = [[kb for _, kb in each[i * n:(i + 1) * n]] for i in range(copies)]
+    return [f"Highest in each match (a {copies}th of the run, MB): "
+            + ", ".join(f"{max(x) / 1024:.0f}" for x in parts) + "; lowest: "
+            + ", ".join(f"{min(x) / 1024:.0f}" for x in parts) + "."]
 
 
 def _highest_each_end(u: dict[str, Any], window_s: float = 60.0) -> list[str]:
