@@ -32,6 +32,14 @@ from tracker.sources import VideoFileSource  # noqa: E402
 from tracker.synth.lights import LightsFault, LightsSource  # noqa: E402
 
 SECTION = "Lights dimmed or flickering (a session fault)"
+#: What the figures mean (written under the table).
+NOTE = ('Nearly off (10 %), the pictures are too dark to mend: they are not refereed (as a '
+        "knocked camera's) and nothing is called on them, but the strokes played in the dark "
+        'are not seen, so the calls after the light is back start from a table whose change '
+        'the camera missed (the invented and lost calls of that row: among them a foul on '
+        'the blue and the score behind); what happened in the dark is for the operator to '
+        'enter. Dimmed to half and flickering, the pictures are mended '
+        "(`tracker/perception/lighting.py`) and every call is the plain run's.")
 CALL_KEYS = ("shot", "striker", "foul", "penalty", "points", "potted", "score", "frame_over",
              "winner")
 
@@ -90,6 +98,7 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         c = r["compare"]
         lines.append(f"| {name} | {c['equal']} | {c['invented']} | {c['lost']} | "
                      f"{'yes' if c['same_list'] else 'no'} | {r['not_refereed']} |")
+    lines += ["", NOTE]
     return "\n".join(lines) + "\n"
 
 
