@@ -79,8 +79,10 @@ def first_frame_over(decisions: Path) -> bool:
     return any('"frame_over": true' in line for line in decisions.read_text().splitlines())
 
 
-def watched_run(day: Path, out: Path, kill_after_s: float | None = None) -> dict[str, Any]:
-    """``process`` on ``day`` into ``out``, sampled every second; killed after
+def watched_run(day: Path, out: Path, kill_after_s: float | None = None,
+                every_s: float = 60.0) -> dict[str, Any]:
+    """``process`` on ``day`` into ``out``, sampled every second (the resident memory kept
+    every ``every_s`` seconds for the doc, and every second in ``rss_each_s``); killed after
     ``kill_after_s`` seconds when given."""
     cmd = [sys.executable, "-m", "tracker.cli", "process", str(day), "--out", str(out), *SET_UP]
     t0 = time.perf_counter()
@@ -89,17 +91,20 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None) -> dict
     after_first: dict[str, int] | None = None
     last: dict[str, int] | None = None
     peak = 0
-    series: list[tuple[float, int]] = []  # (s since the start, resident kB) every 30 s
+    series: list[tuple[float, int]] = []  # (s since the start, resident kB) every every_s
+    each: list[tuple[float, int]] = []  # the same every second
+    first_over_s: float | None = None
     while p.poll() is None:
         time.sleep(1.0)
         s = proc_sample(p.pid)
         if s is not None:
             last, peak = s, max(peak, s["rss_kb"])
             now = time.perf_counter() - t0
-            if not series or now - series[-1][0] >= 30:
+            each.append((round(now, 1), s["rss_kb"]))
+            if not series or now - series[-1][0] >= every_s:
                 series.append((round(now, 1), s["rss_kb"]))
             if after_first is None and first_frame_over(out / "decisions.jsonl"):
-                after_first = s
+                after_first, first_over_s = s, round(now, 1)
         if kill_after_s is not None and time.perf_counter() - t0 >= kill_after_s:
             p.send_signal(signal.SIGKILL)
             p.wait()
@@ -107,7 +112,7 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None) -> dict
     err = p.stderr.read() if p.stderr else ""
     return {"exit": p.returncode, "seconds": round(time.perf_counter() - t0, 1),
             "after_first_frame": after_first, "at_end": last, "peak_rss_kb": peak,
-            "rss_series": series,
+            "rss_series": series, "rss_each_s": each, "first_frame_over_s": first_over_s,
             "stderr_tail": err.strip().splitlines()[-2:]}
 
 
@@ -156,7 +161,7 @@ def kill_and_resume(day: Path, folder: Path, unbroken_s: float, seed: int) -> di
 
 def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
     """The ACCURACY.md section."""
-    u, k, s = fig["unbroken"], fig["resumed"], fig["store"]
+    u, k, s = fig["unbroken"], fig.get("resumed"), fig["store"]
     a, e = u["after_first_frame"] or {}, u["at_end"] or {}
     growth = (e.get("rss_kb", 0) / a["rss_kb"] - 1) * 100 if a.get("rss_kb") else float("nan")
     lines = [
@@ -171,18 +176,24 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"{e.get('rss_kb', 0) / 1024:.0f} ({growth:+.1f} %) |",
         f"| threads | {a.get('threads', '?')} | {e.get('threads', '?')} |",
         f"| open files | {a.get('open_files', '?')} | {e.get('open_files', '?')} |", "",
-        "Resident memory every 30 s of the run (s: MB): " + ", ".join(
+        f"Resident memory every {fig.get('every_s', 30):.0f} s of the run (s: MB): " + ", ".join(
             f"{t:.0f}: {kb / 1024:.0f}" for t, kb in u.get("rss_series", [])) + ".",
-        *_after_first_match(u, fig["copies"]), "",
+        *_after_first_match(u, fig["copies"]), *_highest_each_end(u),
+        *_each_match(u, fig["copies"]), "",
         f"Unbroken run: exit {u['exit']}, {u['seconds']} s; {fig['counts']['frames_started']} "
         f"frames started, {fig['counts']['frames_ended']} ended, "
         f"{fig['counts'].get('matches_ended', '?')} matches over, {fig['counts']['strokes']} "
         f"strokes called. Store: integrity `{s['integrity']}`, {s['strokes_with_two_rows']} "
-        f"strokes with more than one current row ({s['shots_rows']} rows).", "",
-        f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} calls "
-        f"written, resumed (`--resume`, exit {k['resume_exit']}, {k['resume_seconds']} s): "
-        f"its calls {'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
-        f"({fig['resumed_calls']} against {fig['unbroken_calls']})."]
+        f"strokes with more than one current row ({s['shots_rows']} rows).", ""]
+    if k is None:
+        lines.append("No run was killed and resumed in this measurement (`--no-resume`).")
+    else:
+        lines.append(
+            f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} "
+            f"calls written, resumed (`--resume`, exit {k['resume_exit']}, "
+            f"{k['resume_seconds']} s): its calls "
+            f"{'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
+            f"({fig['resumed_calls']} against {fig['unbroken_calls']}).")
     return "\n".join(lines) + "\n"
 
 
@@ -197,12 +208,46 @@ def _after_first_match(u: dict[str, Any], copies: int) -> list[str]:
             f"{(later[-1] / later[0] - 1) * 100:+.1f} %."]
 
 
+def _each_match(u: dict[str, Any], copies: int) -> list[str]:
+    """The highest and lowest resident memory in each ``copies``-th of the run (one match
+    each), as sentences (none without the per-second samples)."""
+    each = u.get("rss_each_s") or []
+    if len(each) < copies * 10 or copies < 2:
+        return []
+    n = len(each) // copies
+    parts = [[kb for _, kb in each[i * n:(i + 1) * n]] for i in range(copies)]
+    return [f"Highest in each match (a {copies}th of the run, MB): "
+            + ", ".join(f"{max(x) / 1024:.0f}" for x in parts) + "; lowest: "
+            + ", ".join(f"{min(x) / 1024:.0f}" for x in parts) + "."]
+
+
+def _highest_each_end(u: dict[str, Any], window_s: float = 60.0) -> list[str]:
+    """The highest resident memory in the ``window_s`` seconds after the first frame's end
+    and in the last ``window_s`` seconds of the run, as a sentence (none without the
+    per-second samples). The frames read ahead (up to two queues of
+    :func:`tracker.live.look_ahead_frames` pictures) come and go from one second to the next,
+    so a single sample depends on how full they happen to be; the highest over a minute
+    does not."""
+    each, t0 = u.get("rss_each_s") or [], u.get("first_frame_over_s")
+    if not each or t0 is None:
+        return []
+    first = [kb for t, kb in each if t0 <= t < t0 + window_s]
+    last = [kb for t, kb in each if t > each[-1][0] - window_s]
+    if not first or not last:
+        return []
+    a, e = max(first), max(last)
+    return [f"Highest in the {window_s:.0f} s after the first frame's end: {a / 1024:.0f} MB; "
+            f"highest in the last {window_s:.0f} s: {e / 1024:.0f} MB ({(e / a - 1) * 100:+.1f} %)."]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--copies", type=int, default=12, help="matches in the day (12: about 2 h)")
     ap.add_argument("--dir", default=str(ROOT / "out" / "soak"))
     ap.add_argument("--match-dir", default=str(ROOT / "out" / "match-video"))
     ap.add_argument("--seed", type=int, default=28)
+    ap.add_argument("--every", type=float, default=60.0,
+                    help="seconds between the resident memory figures in the doc")
     ap.add_argument("--no-resume", action="store_true", help="skip the killed-and-resumed run")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
@@ -212,9 +257,9 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(folder / old, ignore_errors=True)
     day = make_day(Path(args.match_dir), folder, args.copies)
     truth = json.loads((Path(args.match_dir) / "match.truth.json").read_text())
-    unbroken = watched_run(day, folder / "unbroken")
+    unbroken = watched_run(day, folder / "unbroken", every_s=args.every)
     print(json.dumps({"unbroken": unbroken}), flush=True)
-    fig: dict[str, Any] = {"copies": args.copies,
+    fig: dict[str, Any] = {"copies": args.copies, "every_s": args.every,
                            "day_minutes": args.copies * truth["duration_s"] / 60,
                            "unbroken": unbroken, "store": store_check(folder / "unbroken")}
     ref = calls(folder / "unbroken")
@@ -228,7 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     fig.update(info)
     print(json.dumps(fig, default=str))
     (ROOT / "docs" / "metrics-soak.json").write_text(json.dumps(fig, indent=1, default=str))
-    if args.write_doc and not args.no_resume:
+    if args.write_doc:
         replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(fig, info))
     return 0
 

@@ -29,6 +29,7 @@ from calibration.table import TableGeometry
 from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import ProcessResult, RunListener
 from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames, may_skip
+from tracker.memory import steady_allocator
 from tracker.perception.calibrate import find_colour_balls
 from tracker.pipeline.referee import Correction
 from tracker.pipeline.run import FrameChecks, RefereeRun
@@ -108,6 +109,7 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
             already made (with the reason).
     """
     opts = replace(options or ProcessOptions(), **fields)
+    steady_allocator()  # a day's pictures given back as they are let go (tracker/memory.py)
     source, feed = open_feed(path, opts)
     frames = iter(feed)
     try:
@@ -115,12 +117,22 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
         if first is None:
             raise VideoError(f"{source.name}: the video has no readable frame")
         run, start = start_run(source, feed, first, frames, out_dir, opts)
-        result = referee_frames(run, source, feed, first, itertools.chain(start.frames, frames),
-                                start.skipped, opts)
+        window, skipped = start.frames, start.skipped
+        del start  # its samples served the start; its frames are let go as they are refereed
+        result = referee_frames(run, source, feed, first,
+                                itertools.chain(let_go(window), frames), skipped, opts)
     finally:
         feed.stop()
         source.close()
     return result
+
+
+def let_go(frames: list[Frame]) -> Iterator[Frame]:
+    """``frames`` in order, each taken out of the list as it is handed on: the start window's
+    frames (2 s of full-size pictures, about 140 MB at 720p) are not held all day."""
+    frames.reverse()
+    while frames:
+        yield frames.pop()
 
 
 def open_feed(path: str | Path | FrameSource, opts: ProcessOptions) -> tuple[FrameSource,

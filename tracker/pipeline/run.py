@@ -33,6 +33,7 @@ from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
 from tracker.perception.geometry_review import review_geometry
 from tracker.perception.learned import make_detector, prepared_detector
+from tracker.perception.lighting import LightMeter
 from tracker.perception.pool_identity import PoolIdentity, is_pool, load_pool_classifier, seen_balls
 from tracker.perception.pool_identity import class_cost as pool_class_cost
 from tracker.perception.pool_track import PoolTracker
@@ -57,12 +58,16 @@ class FrameChecks:
             None (no gate).
         seconds: wall-clock seconds the work took (on its own thread).
         window: the part of the thumbnail made (:func:`tracker.perception.change.thumb_window`).
+        image: the frame's picture given back at the learned light (the lights dimmed or
+            flickering: :class:`tracker.perception.lighting.LightMeter`), or None (the
+            picture as it came).
     """
 
     status: ViewStatus
     thumb: np.ndarray | None
     seconds: float
     window: tuple[int, int, int, int] | None = None
+    image: np.ndarray | None = None
 
 
 class RefereeRun(Referee):
@@ -122,6 +127,8 @@ class RefereeRun(Referee):
         #: the table's session: the match set-up, the between-frames watcher, the phase
         #: (:class:`tracker.session.TableSession`; set it before :meth:`begin`)
         self.session = TableSession()
+        #: the light on the cloth the detector learned (made by :meth:`begin`)
+        self.lights: LightMeter | None = None
         self._games: dict[str, Ruleset] = {}
         super().__init__(strokes, players, inputs, spoken, listeners, on_call)
 
@@ -147,6 +154,7 @@ class RefereeRun(Referee):
         # the cloth from the first picture alone: frames of the first seconds would make a
         # ball resting in a pocket's jaws all that while part of the pocket (real clip 11)
         self.detector.learn_cloth(first)
+        self.lights = LightMeter(self.calibration, first)
         # this camera's colours, anchored on the spots, from that picture too: frames of the
         # first seconds hold a hand placing the cue ball or a struck one blurred, and colours
         # learned from them lose the blurred white of a hard break-off (overhead sample: the
@@ -323,15 +331,27 @@ class RefereeRun(Referee):
         gate's thumbnail (at the size the current detector's gate uses; a gate of another
         size makes its own)."""
         t0 = time.perf_counter()
-        status = self.monitor.update(frame.index, frame.image)
+        image, dark = self._mended(frame.image)
+        status = _too_dark(frame) if dark else self.monitor.update(frame.index, image)
         thumb, window = None, None
         if self.gated:
             detector = self.detector
             if self._gate_view is None or self._gate_view[0] is not detector:
                 self._gate_view = (detector, *gate_view(detector))
             _, size, _, window = self._gate_view
-            thumb = gate_thumbnail(frame.image, size, window)
-        return FrameChecks(status, thumb, time.perf_counter() - t0, window)
+            thumb = gate_thumbnail(image, size, window)
+        return FrameChecks(status, thumb, time.perf_counter() - t0, window,
+                           None if image is frame.image else image)
+
+    def _mended(self, image: np.ndarray) -> tuple[np.ndarray, bool]:
+        """``image`` at the light the cloth was learned under (itself when the light is as
+        learned: :meth:`tracker.perception.lighting.LightMeter.mend`), and whether it is too
+        dark to referee (the lights nearly off)."""
+        lights = self.lights
+        if lights is None:
+            return image, False
+        mended, level = lights.mend(image)
+        return mended, level < lights.params.darkest
 
     def step(self, frame: Frame, decode_s: float = 0.0,
              checks: FrameChecks | None = None) -> FrameView:
@@ -343,8 +363,14 @@ class RefereeRun(Referee):
                 thread of its own; None: the monitor looks at the frame now.
         """
         self.result.times.decode += decode_s
+        dark = False
+        if checks is not None and checks.image is not None:
+            frame = replace(frame, image=checks.image)  # the lights failing: mended
+        elif checks is None:
+            image, dark = self._mended(frame.image)
+            frame = replace(frame, image=image)
         decisions = self.take_inputs()
-        status, t_c = self._view_status(frame, checks)
+        status, t_c = self._view_status(frame, checks, dark)
         view = FrameView(frame, status, decisions=decisions)
         changed, picture = self._follow_view(frame, status)
         if not status.refereed:
@@ -370,12 +396,14 @@ class RefereeRun(Referee):
             li.on_frame(self, view)
         return view
 
-    def _view_status(self, frame: Frame, checks: FrameChecks | None) -> tuple[ViewStatus, float]:
-        """The view monitor's verdict on ``frame`` (worked out ahead in ``checks``, else now),
-        and the clock (``time.perf_counter``) when it was had."""
+    def _view_status(self, frame: Frame, checks: FrameChecks | None,
+                     dark: bool = False) -> tuple[ViewStatus, float]:
+        """The view monitor's verdict on ``frame`` (worked out ahead in ``checks``, else now;
+        ``dark``: too dark to referee, not shown to the monitor), and the clock
+        (``time.perf_counter``) when it was had."""
         t_b = time.perf_counter()
-        status = checks.status if checks is not None else self.monitor.update(frame.index,
-                                                                              frame.image)
+        status = (checks.status if checks is not None else _too_dark(frame) if dark
+                  else self.monitor.update(frame.index, frame.image))
         t_c = time.perf_counter()
         self.result.times.monitor += checks.seconds if checks is not None else t_c - t_b
         return status, t_c
@@ -423,6 +451,7 @@ class RefereeRun(Referee):
         self.calibration = cal
         cap = self.detector.capacity
         self.detector = prepared_detector(cal, image, self.detector_kind, working_scale(cal))
+        self.lights = LightMeter(cal, image)
         self.detector.capacity = cap
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
@@ -580,3 +609,11 @@ def _observed_start(detector: BallDetector, tracker: Tracker | PoolTracker, firs
     if n_red >= n_reds and colours == 6 and B.WHITE not in st.pos:
         return FrameStart(1, players, breaker=players[0])
     return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
+
+
+
+def _too_dark(frame: Frame) -> ViewStatus:
+    """The verdict on a picture too dark to referee (the lights nearly off): not refereed,
+    and not shown to the view monitor, which would try to calibrate a new view from it; the
+    frame carries on when the light is back, as after a knocked camera."""
+    return ViewStatus(frame.index, "lost", 0.0)
