@@ -90,7 +90,7 @@ def truth(name: str) -> dict[str, Any]:
     return {"kinds": sorted(k for k in a for _ in range(a[k] - b.get(k, 0)))}
 
 
-def run(path: Path, game: str, mode: str) -> dict[str, Any]:
+def run(path: Path, game: str, mode: str, detector: str = "auto") -> dict[str, Any]:
     """``process`` on one clip; its pots (ball, pocket, time s) and strokes."""
     from calibration.table import TableGeometry
     from tracker.footage_eval import POOL_TABLE_MM
@@ -101,7 +101,7 @@ def run(path: Path, game: str, mode: str) -> dict[str, Any]:
     with tempfile.TemporaryDirectory() as out:
         try:
             if mode == "pool":
-                res = process_video(path, out, progress=False,
+                res = process_video(path, out, progress=False, detector=detector,
                                     setup=MatchSetup(("A", "B"), 1, game))
             else:
                 res = process_video(path, out, progress=False,
@@ -180,6 +180,9 @@ def main() -> None:
     ap.add_argument("--only", help="only the clips whose name holds this text")
     ap.add_argument("--json", type=Path, help="write every clip's result here")
     ap.add_argument("--boxes", action="store_true", help="the identity at the labelled boxes")
+    ap.add_argument("--detector", default="auto", choices=["auto", "colour", "learned"],
+                    help="as process --detector: learned names pool balls with the learned "
+                         "pool classifier, the others by colour")
     args = ap.parse_args()
     if args.boxes:
         boxes()
@@ -188,7 +191,7 @@ def main() -> None:
         raise SystemExit(f"no pool footage at {FOOTAGE}: nothing to measure")
     out = {}
     for name, path, game in clips(args.only):
-        got = run(path, game, args.mode)
+        got = run(path, game, args.mode, args.detector)
         got["judged"] = judged(name, got)
         got["split"] = "development" if name in DEV else "test"
         out[name] = got

@@ -448,7 +448,8 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                     help="save review pictures per stroke in OUT/review (on with --serve)")
     pr.add_argument("--detector", choices=DETECTORS,
                     help="ball detector: colour, learned (the ONNX crop classifier) or auto "
-                         "(learned on a TV-angle view, colour overhead; default)")
+                         "(learned on a TV-angle view, colour overhead; default). In pool, learned "
+                         "names the balls with the learned pool classifier, else by colour")
     pr.add_argument("--resume", action="store_true",
                     help="go on with the cut-off run in OUT (a crash, Ctrl-C) with its own "
                          "options: the calls made are met again, not repeated (docs/OUTPUTS.md)")

@@ -262,7 +262,7 @@ class PoolIdentity:
         self.classifier = classifier
         self.params = params
         self.source = ("the learned pool classifier" if classifier is not None else
-                       "the pool ball colours (no learned pool classifier is installed)")
+                       "the pool ball colours")
 
     def probabilities_at(self, frame: np.ndarray, px: np.ndarray, radius_px: np.ndarray
                          ) -> np.ndarray:
