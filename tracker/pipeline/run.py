@@ -116,6 +116,9 @@ class RefereeRun(Referee):
         #: (:class:`tracker.session.TableSession`; set it before :meth:`begin`)
         self.session = TableSession()
         self._games: dict[str, Ruleset] = {}
+        #: a rack was just seen made: the change gate settles on it at the next picture
+        #: (:meth:`detect`, :meth:`ChangeGatedDetector.settle`)
+        self._new_rack = False
         super().__init__(strokes, players, inputs, spoken, listeners, on_call)
 
     # --- starting -------------------------------------------------------------------------
@@ -254,6 +257,7 @@ class RefereeRun(Referee):
         if new_match:
             self.match = Match()
             self._before_last = None
+        self._new_rack = True
         return self._start_frame(start, [f"the balls were seen racked at {t:.1f} s: frame "
                                          f"{start.frame} starts"])
 
@@ -282,8 +286,10 @@ class RefereeRun(Referee):
             self._start_again()
 
     def _start_again(self) -> None:
+        """The same frame goes on from a new rack (a stalemate re-rack): perception afresh."""
         rules = self.match.rules
         assert rules is not None
+        self._new_rack = True
         self._fresh_perception(rules)
         self.session.watch(rules, self.calibration.table).reset()
 
@@ -381,6 +387,8 @@ class RefereeRun(Referee):
         times.track += t_e - t_d
         view.shot, outs = self.after_tracking(view.state)
         view.decisions += outs
+        if self.gate is not None and self.gate.settling and self.strokes.under_way:
+            self.gate.settled()  # the rack is broken: its settling is over
 
     def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
         """Call the stroke under way, if any, on what was seen (``note`` for review)."""
@@ -426,6 +434,9 @@ class RefereeRun(Referee):
             return _settled(self.detector, self.detector.detect(image))
         if self.gate is None or self.gate.det is not self.detector:
             self.gate = ChangeGatedDetector(self.detector, self.fps)
+        if self._new_rack:  # a new frame: nothing the gate saw of the last one stands
+            self.gate.settle()
+            self._new_rack = False
         if checks is None:
             return _settled(self.detector, self.gate.detect(image))
         return _settled(self.detector, self.gate.detect(image, checks.thumb, checks.window))
