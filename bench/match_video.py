@@ -67,8 +67,9 @@ def keyed_log(folder: Path) -> Path:
     from the match log that the truth's referee was given. Nothing of the outcome: each stroke
     is an empty record (no positions, no events) that only carries what was said for it, so
     the inputs stay tied to their stroke numbers. The frames after the first are left to the
-    run to find (no frame start of theirs). The camera cannot tell who conceded: the run's
-    guess from a re-rack seen is the player whose turn it was (S4 R5)."""
+    run to find (no frame start of theirs). The camera cannot tell who conceded: the match
+    has the player ahead on frames concede while ahead in points, where the run's guess from
+    a re-rack seen (the player behind conceded) is wrong by design."""
     lines = [ln for ln in (folder / f"{NAME}.setup.jsonl").read_text().splitlines()
              if ln.strip() and not ln.startswith("//")]
     for ln in (folder / f"{NAME}.log.jsonl").read_text().splitlines():
@@ -131,8 +132,8 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any], made: dict[str, Any],
            "concession, by whom), which no camera sees and the truth's referee was given: "
            "nothing of the outcome, and no frame start after the first (the run finds the "
            "racks). With the set-up only (`--setup-only`) the run has to guess who conceded "
-           "from the re-rack (the player whose turn it was, S4 R5), and whose turn it was "
-           "is wrong after a \"play again\" it was not told of."),
+           "from the re-rack (the player behind in points), and the match has the player "
+           "ahead concede."),
         "",
         "| frame | breaker right | score (truth) | score (run) | exact | winner right | how it ended |",
         "|---|---|---|---|---|---|---|"]

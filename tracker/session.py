@@ -13,7 +13,7 @@ decides, from the referee's match (:class:`tracker.rules.match.Match`):
   by rotation, S3 R3), else the first frame of the next match;
 - what a re-rack seen before the frame is over means (:func:`rerack_inputs`): with the scores
   level, the referee's re-rack (a stalemate, S3 R16: the same player breaks again); otherwise
-  the player whose turn it was conceded (S4 R5: only he may), marked for review.
+  the player behind conceded (S4 R5), marked for review.
 
 A table's process stopped and started again on a live stream takes the match up from what it
 had called (:func:`take_up`: frames won, the frame's scores and breaker, who is at the table,
@@ -140,10 +140,9 @@ class TableSession:
 def rerack_inputs(match: Match, seen_at: float, cleared: bool = False) -> list[OperatorInput]:
     """The inputs that say what a re-rack seen at ``seen_at`` s before the frame's end means
     (each with its note, for review): level scores: the referee re-racked (a stalemate, S3
-    R16); else the player whose turn it was conceded (S4 R5: a player may concede only when
-    it is his turn to play; the note says when he was ahead in points, the less likely case).
-    ``cleared``: the table was seen cleared, not re-racked: a concession only (none with the
-    scores level: the rack decides)."""
+    R16); else the player behind conceded (S4 R5; if he was not the striker, the striker is
+    corrected to him first, as only the striker may concede). ``cleared``: the table was seen
+    cleared, not re-racked: a concession only (none with the scores level: the rack decides)."""
     st = match.state
     assert st is not None
     a, b = st.scores
@@ -155,13 +154,14 @@ def rerack_inputs(match: Match, seen_at: float, cleared: bool = False) -> list[O
     if a == b:
         return [OperatorInput(InputKind.STALEMATE, note=f"{seen}, the scores level at {a}-{b}: "
                               "taken as the referee's re-rack (a stalemate); check")]
-    who = st.players[st.striker]
-    mine, theirs = (a, b) if st.striker == 0 else (b, a)
-    ahead = f", though {mine}-{theirs} ahead" if mine > theirs else f", {mine}-{theirs} behind"
-    note = (f"{seen}: taken as the concession of {who}, whose turn it was{ahead}; check (a "
-            "concession by the other player, a restart or a stalemate re-rack is entered on the "
-            "console)")
-    return [OperatorInput(InputKind.CONCEDE, player=who, note=note)]
+    behind = st.players[0 if a < b else 1]
+    note = (f"{seen}: taken as {behind}'s concession, {a}-{b} behind; check (a restart or a "
+            "stalemate re-rack is entered on the console)")
+    out = []
+    if st.players[st.striker] != behind:
+        out.append(OperatorInput(InputKind.STRIKER, player=behind, note=note))
+    out.append(OperatorInput(InputKind.CONCEDE, player=behind, note=note))
+    return out
 
 
 @dataclass(frozen=True)
