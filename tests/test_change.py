@@ -122,3 +122,28 @@ def test_a_full_search_of_the_tables_box_finds_what_the_whole_frame_holds():
             b = det.judge(f, det.candidates(f))
             assert len(a) == len(b) >= 5 and (a.cls == b.cls).all()
             assert np.abs(a.px - b.px).max() < 1e-3
+
+
+def test_a_new_rack_is_searched_whole_until_its_first_stroke():
+    """settle(): nothing of the last frame's table stands; the whole frame is searched at the
+    settling rate (GateParams.settle_every_s) on a still table, and settled() goes back to the
+    usual rate (GateParams.full_every_s)."""
+    first = _frames("overhead_free_ball", 0, 1)[0]
+    cal = calibrate_image(first, TableGeometry.standard())
+    det = make_detector(cal, "colour")
+    det.learn_cloth(first)
+    det.learn_colours([first])
+    gate = ChangeGatedDetector(det, 25.0)
+    for _ in range(3):
+        gate.detect(first)
+    assert gate.stats.full == 1 and gate.stats.still == 2
+    gate.settle()
+    gate.detect(first)
+    assert gate.stats.full == 2  # the new rack's first picture: searched whole
+    for _ in range(2 * gate.settle_every):
+        gate.detect(first)
+    assert gate.stats.full == 4  # and again every settle_every frames, the table still
+    gate.settled()
+    for _ in range(2 * gate.settle_every):
+        gate.detect(first)
+    assert gate.stats.full == 4  # the first stroke: back to full_every (100 frames)

@@ -130,6 +130,10 @@ def test_frame_after_frame_then_the_next_match(calibration, first, tmp_path):
     # re-racked: frame 2 starts once the rack stands, Bob breaks (rotation)
     table.show(RACK, 3.6)
     assert run.in_frame and run.match.state.frame == 2
+    # the change gate settles on the new rack: its next picture searched whole, and the
+    # whole frame again at the settling rate until the first stroke
+    RefereeRun.detect(run, first)
+    assert run.gate is not None and run.gate.settling > 0 and run.gate.stats.full == 1
     assert run.match.state.player == "Bob" and board.frame == 2 and board.state == "playing"
 
     # frame 2: the pack broken, Bob pots a red (1-0 to Bob), then the players re-rack

@@ -31,7 +31,7 @@ from calibration.table import TableGeometry
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record
 from tracker.rules.match import Match
 from tracker.rules.registry import Ruleset
-from tracker.session_setup import MatchSetup
+from tracker.session_setup import MatchSetup, SetupError
 from tracker.session_watch import RACK_PARAMS, RackParams, RackWatcher
 
 
@@ -63,6 +63,44 @@ class TableSession:
             positions = rules.setup_positions()
             w = self.watcher = RackWatcher(table, positions, rules.balls, self.params)
         return w
+
+    def take_setup(self, new: MatchSetup, queue: bool, match: Match) -> str:
+        """A match set while the run goes on (the referee console), given the referee's
+        ``match``; returns what will happen, in a referee's words.
+
+        ``queue``: ``new`` follows the matches already set (after the one under way, or the
+        one set for the next rack). Otherwise ``new`` is the table's next match, starting on
+        the next rack: the table must be between matches (no match yet, or the last one over);
+        the matches queued stay queued after it.
+
+        Raises:
+            SetupError: a match is under way and ``new`` was not queued (one line: what to
+                do instead).
+        """
+        who = f"{new.players[0]} v {new.players[1]}"
+        started = match.players is not None
+        over = started and match.match_over
+        if not queue and started and not over:
+            raise SetupError(f"a match is under way at this table ({match.players[0]} v "
+                             f"{match.players[1]}): queue {who} as the next match, or end "
+                             "this one first (concede or award its frames)")
+        set_now = f"{who} is set: it starts when the balls are racked"
+        if not started:  # nothing played yet: the set-up is the match the next rack starts
+            if queue and self.setup is not None:
+                self.setup = replace(self.setup, then=(*self.setup.then, new))
+                return f"{who} is queued: match {len(self.setup.then)} after the one set"
+            self.setup = replace(new, then=self.setup.then if self.setup is not None else ())
+            return set_now
+        if self.setup is None or tuple(self.setup.players) != tuple(match.players or ()):
+            rules = match.rules.name if match.rules is not None else "snooker"
+            base = MatchSetup(players=match.players, best_of=match.best_of, ruleset=rules)
+            self.setup = replace(base, then=self.setup.then if self.setup else ())
+        assert self.setup is not None
+        if queue:
+            self.setup = replace(self.setup, then=(*self.setup.then, new))
+            return f"{who} is queued: match {len(self.setup.then)} after this one"
+        self.setup = replace(self.setup, then=(new, *self.setup.then))
+        return set_now
 
     def goes_on(self, match: Match) -> bool:
         """Whether the run keeps watching once the current frame is over."""

@@ -115,6 +115,10 @@ class ChangeGatedDetector:
         self.det = detector
         self.params = params
         self.full_every = max(1, int(round(params.full_every_s * fps)))
+        self.settle_every = max(1, int(round(params.settle_every_s * fps)))
+        self.fps = fps
+        #: frames left of a new rack's settling (:meth:`settle`)
+        self.settling = 0
         self.thumb_size, self.region, self.window = gate_view(detector)
         self.table_rect = _table_rect(detector, params.full_margin_r)
         self.ref: np.ndarray | None = None
@@ -122,6 +126,20 @@ class ChangeGatedDetector:
         self.last: BallDetections | None = None
         self.since_full = 0
         self.stats = GateStats()
+
+    # ---------------------------------------------------------------- a new rack
+    def settle(self) -> None:
+        """A new frame starts on a new rack: nothing seen of the last frame's table stands.
+        The next frame is searched whole, and then the whole frame at least every
+        ``GateParams.settle_every_s`` for ``GateParams.settle_s`` or until :meth:`settled`:
+        balls nudged against the pack while the rack settles are found where they came to
+        rest before the break-off."""
+        self.ref = None
+        self.settling = max(1, int(round(self.params.settle_s * self.fps)))
+
+    def settled(self) -> None:
+        """The frame's first stroke has started: back to the usual ``full_every_s``."""
+        self.settling = 0
 
     # ---------------------------------------------------------------- per frame
     def detect(self, frame: np.ndarray, thumb: np.ndarray | None = None,
@@ -136,8 +154,12 @@ class ChangeGatedDetector:
         if thumb is None or thumb.shape[1::-1] != self.thumb_size or window != self.window:
             thumb = gate_thumbnail(frame, self.thumb_size, self.window)
         self.since_full += 1
+        every = self.full_every
+        if self.settling:
+            self.settling -= 1
+            every = self.settle_every
         kind = "full"
-        if self.ref is None or self.since_full >= self.full_every or d.fresh:
+        if self.ref is None or self.since_full >= every or d.fresh:
             out = self._full(frame, thumb)
         else:
             changed = self._changed(thumb)

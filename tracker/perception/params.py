@@ -279,6 +279,16 @@ class GateParams:
             round its blob, the centre refinement 1.5 radii round a centre. The detections are
             the whole frame's (to float rounding) at about 94 % of the cost from overhead and
             75-80 % from the TV camera (a full search: 24 and 25 ms at 1080p before).
+        settle_every_s: while a new frame's rack settles (:meth:`ChangeGatedDetector.settle`,
+            from the frame's start until its first stroke), the whole frame is searched at
+            least this often, seconds: a red nudged against the pack by the racking hand
+            changes too few pixels of the quarter-resolution picture to be searched again
+            (red on red), and its centre would otherwise stay where the last search saw it
+            until ``full_every_s`` (the synthetic match's frame 2: 12 mm off at the
+            break-off, the cue ball's contact with the pack lost).
+        settle_s: ... for at most this many seconds after the frame's start (a break-off that
+            waits longer costs no more than a still table; the rack's last nudges come
+            within a second or two of its being seen complete).
     """
 
     level: int = 18
@@ -292,6 +302,8 @@ class GateParams:
     cell: int = 4
     same_ball_r: float = 1.2
     full_margin_r: float = 2.5
+    settle_every_s: float = 0.4
+    settle_s: float = 12.0
 
 
 @dataclass(frozen=True)

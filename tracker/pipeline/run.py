@@ -130,6 +130,9 @@ class RefereeRun(Referee):
         #: the light on the cloth the detector learned (made by :meth:`begin`)
         self.lights: LightMeter | None = None
         self._games: dict[str, Ruleset] = {}
+        #: a rack was just seen made: the change gate settles on it at the next picture
+        #: (:meth:`detect`, :meth:`ChangeGatedDetector.settle`)
+        self._new_rack = False
         super().__init__(strokes, players, inputs, spoken, listeners, on_call)
 
     # --- starting -------------------------------------------------------------------------
@@ -295,6 +298,7 @@ class RefereeRun(Referee):
         if new_match:
             self.match = Match()
             self._before_last = None
+        self._new_rack = True
         return self._start_frame(start, [f"the balls were seen racked at {t:.1f} s: frame "
                                          f"{start.frame} starts"])
 
@@ -323,8 +327,10 @@ class RefereeRun(Referee):
             self._start_again()
 
     def _start_again(self) -> None:
+        """The same frame goes on from a new rack (a stalemate re-rack): perception afresh."""
         rules = self.match.rules
         assert rules is not None
+        self._new_rack = True
         self._fresh_perception(rules)
         self.session.watch(rules, self.calibration.table).reset()
 
@@ -442,6 +448,8 @@ class RefereeRun(Referee):
         times.track += t_e - t_d
         view.shot, outs = self.after_tracking(view.state)
         view.decisions += outs
+        if self.gate is not None and self.gate.settling and self.strokes.under_way:
+            self.gate.settled()  # the rack is broken: its settling is over
 
     def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
         """Call the stroke under way, if any, on what was seen (``note`` for review)."""
@@ -489,6 +497,9 @@ class RefereeRun(Referee):
         else:
             if self.gate is None or self.gate.det is not self.detector:
                 self.gate = ChangeGatedDetector(self.detector, self.fps)
+            if self._new_rack:  # a new frame: nothing the gate saw of the last one stands
+                self.gate.settle()
+                self._new_rack = False
             det = (self.gate.detect(image) if checks is None
                    else self.gate.detect(image, checks.thumb, checks.window))
         if self.identity is not None:  # pool: the cue ball and the object balls, named

@@ -28,6 +28,10 @@ action          fields                                       what it does
 ``foul``        ``code`` (H codes), ``ball``, ``when``       a foul the camera cannot see
 ``undo``        (none)                                       take back the last correction:
                                                              the call before it is current
+``match``       ``players`` (two names), ``best_of`` or      the table's match set-up
+                ``race_to``, ``ruleset``, ``handicap``       (:func:`match_setup`; ``queue``:
+                (name: points), ``breaker``, ``frames_won``  the next match after those set)
+                and ``score`` (two numbers), ``queue``
 ==============  ===========================================  ==================================
 
 ``when`` = ``last`` corrects the last stroke's call (allowed until an input or a stroke follows
@@ -54,6 +58,7 @@ from tracker.records.shot import (
     OperatorInput,
     Record,
 )
+from tracker.session_setup import MatchSetup, SetupError, setup_from_dict
 
 if TYPE_CHECKING:
     from tracker.listeners import FrameView
@@ -73,16 +78,41 @@ TOUCH_ZOOM_GAP_MM = 5.0
 
 _INPUT_ACTIONS = {"option": InputKind.OPTION, "concede": InputKind.CONCEDE,
                   "striker": InputKind.STRIKER, "award": InputKind.AWARD_FRAME}
-ACTIONS = (*_INPUT_ACTIONS, *JUDGEMENT_ACTIONS, "undo")
+ACTIONS = (*_INPUT_ACTIONS, *JUDGEMENT_ACTIONS, "undo", "match")
+#: the fields of a ``match`` request that go to :func:`tracker.session_setup.setup_from_dict`
+_SETUP_FIELDS = ("players", "best_of", "race_to", "ruleset", "handicap", "breaker",
+                 "frames_won", "score")
 
 
 class ConsoleError(ValueError):
     """A console request that cannot be taken; the message says why."""
 
 
+def match_setup(payload: dict[str, Any]) -> tuple[MatchSetup, bool]:
+    """A ``match`` request's set-up, checked as a set-up file's is
+    (:func:`tracker.session_setup.setup_from_dict`: the same one-line errors), and whether it
+    is queued after the matches already set (``queue``) rather than set for the next rack.
+    Empty fields are left out (their defaults), a zero handicap too.
+
+    Raises:
+        ConsoleError: a bad or missing value (the message says which and what to give).
+    """
+    d = {k: payload[k] for k in _SETUP_FIELDS if payload.get(k) not in (None, "", [])}
+    if "players" not in d:
+        raise ConsoleError("match: give the two players' names")
+    if isinstance(d.get("handicap"), dict):
+        d["handicap"] = {k: v for k, v in d["handicap"].items() if v not in (0, None, "")}
+    try:
+        setup = setup_from_dict(d, "match")
+    except SetupError as exc:
+        raise ConsoleError(str(exc)) from None
+    return setup, bool(payload.get("queue"))
+
+
 def parse_action(action: str, payload: dict[str, Any]) -> tuple[str, Any]:
-    """A console request as ``("input", OperatorInput)``, ``("next"|"last", Judgement)`` or
-    ``("undo", None)`` (take back the last correction).
+    """A console request as ``("input", OperatorInput)``, ``("next"|"last", Judgement)``,
+    ``("undo", None)`` (take back the last correction) or ``("match", (MatchSetup, queue))``
+    (:func:`match_setup`).
 
     Raises:
         ConsoleError: an unknown action or a missing or wrong field.
@@ -106,6 +136,8 @@ def parse_action(action: str, payload: dict[str, Any]) -> tuple[str, Any]:
         return "input", OperatorInput(kind, player=player, note="console")
     if action == "undo":
         return "undo", None
+    if action == "match":
+        return "match", match_setup(payload)
     when = payload.get("when", "next")
     if when not in ("next", "last"):
         raise ConsoleError(f"{action}: when must be next or last, not {when!r}")
@@ -151,6 +183,14 @@ class ConsoleBridge(RunListener):
 
                 if kind == "undo":
                     run.undo(done=done)
+                elif kind == "match":
+                    setup, queue = what
+                    try:
+                        message = run.session.take_setup(setup, queue, run.match)
+                    except SetupError as exc:
+                        done({"accepted": False, "message": str(exc)})
+                    else:
+                        done({"accepted": True, "message": message})
                 else:
                     run.judge(what, amend=kind == "last", done=done)
                 store.console_request_taken(req["id"])

@@ -114,6 +114,20 @@ button.warn{{background:#a01826}}select,input{{font-size:1rem;padding:.4rem;bord
 <label>Player <select id="player"></select></label>
 <button id="do-striker">Is to strike</button><button id="do-concede" class="warn">Concedes</button>
 <button id="do-award" class="warn">Award the frame</button></fieldset>
+<fieldset id="match-setup"><legend>Match set-up</legend>
+<label>Players <input id="m-a" size="12" placeholder="first player"></label>
+<label>v <input id="m-b" size="12" placeholder="second player"></label><br>
+<label><select id="m-kind"><option value="best_of">Best of</option><option value="race_to">Race to</option></select>
+<input id="m-n" size="3" value="1"> frames</label>
+<label>Game <select id="m-rules"><option value="snooker">snooker, 15 reds</option>
+<option value="snooker-10-reds">snooker, 10 reds</option><option value="snooker-6-reds">snooker, 6 reds</option></select></label><br>
+<label>Start points each frame: first <input id="m-ha" size="3" placeholder="0"></label>
+<label>second <input id="m-hb" size="3" placeholder="0"></label>
+<label>Breaks first <select id="m-breaker"><option value="a">first player</option><option value="b">second player</option></select></label><br>
+<label>Taken up: frames won <input id="m-fa" size="2" placeholder="0"> - <input id="m-fb" size="2" placeholder="0"></label>
+<label>this frame's score <input id="m-sa" size="3"> - <input id="m-sb" size="3"></label><br>
+<label><input id="m-queue" type="checkbox"> Queue as the next match (after the one under way)</label>
+<button id="do-match">Set the match</button> <span id="m-msg"></span></fieldset>
 <h2 style="font-size:1.1rem">Requests</h2><div id="log"></div><div id="requests"></div>
 <h2 style="font-size:1.1rem">Calls</h2><div id="calls"></div>
 </main><script>{_COMMON_JS}
@@ -140,6 +154,16 @@ $('#undo').onclick=()=>send({{action:'undo'}});
 $('#do-striker').onclick=()=>send({{action:'striker',player:$('#player').value}});
 $('#do-concede').onclick=()=>send({{action:'concede',player:$('#player').value}});
 $('#do-award').onclick=()=>send({{action:'award',player:$('#player').value}});
+function num(id){{const v=$(id).value.trim();return v===''?null:(/^[0-9]+$/.test(v)?Number(v):v)}}
+function pair(a,b){{const x=num(a),y=num(b);return x===null&&y===null?null:[x??0,y??0]}}
+$('#do-match').onclick=async()=>{{const a=$('#m-a').value.trim(),b=$('#m-b').value.trim();
+ const body={{action:'match',players:[a,b],ruleset:$('#m-rules').value,queue:$('#m-queue').checked,
+  handicap:{{[a]:num('#m-ha')??0,[b]:num('#m-hb')??0}},breaker:$('#m-breaker').value==='a'?a:b,
+  frames_won:pair('#m-fa','#m-fb'),score:pair('#m-sa','#m-sb')}};
+ body[$('#m-kind').value]=num('#m-n');
+ const r=await fetch('api/console',{{method:'POST',headers:{{'Content-Type':'application/json',
+  'Authorization':'Bearer '+tok.value}},body:JSON.stringify(body)}});const j=await r.json().catch(()=>({{}}));
+ const m=$('#m-msg');m.className=r.ok?'ok':'no';m.textContent=r.ok?'sent: see the requests below':(j.error||String(r.status))}};
 window.send=send;
 live(st=>{{$('#bar').innerHTML=bar(st);$('#info').innerHTML=info(st);
  const c=st.calls[0];$('#banner').innerHTML=c?`<div class="banner ${{c.kind}}" id="last-call" data-seq="${{c.seq}}"><div class="h">${{esc(c.head)}}</div><div class="sub">${{esc(c.sub)}}</div></div>`:'';
