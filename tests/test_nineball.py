@@ -234,3 +234,17 @@ def test_pool_tables_of_seven_eight_and_nine_feet():
         assert t.pockets["top_left"].mouth_width == 115.9
     with pytest.raises(ValueError, match="7, 8 or 9 ft"):
         TableGeometry.pool(12)
+
+
+def test_a_layout_taken_up_mid_rack_is_no_break_but_a_rack_seen_is(nine):
+    """A video starting mid-rack: its first shot is no break (the break's rules would
+    judge it); the rack seen end for end (the camera turned) is still a rack to break."""
+    rules, _ = nine
+    racked = rules.setup_positions()
+    assert rules.new_frame(("A", "B"), positions=racked).game.break_due
+    turned = {b: (x, rules.table.length - y) for b, (x, y) in racked.items()}
+    assert rules.new_frame(("A", "B"), positions=turned).game.break_due
+    spread = {"white": (600.0, 500.0), "1": (300.0, 900.0), "4": (900.0, 1800.0),
+              "9": (700.0, 2200.0)}
+    st = rules.new_frame(("A", "B"), positions=spread)
+    assert not st.game.break_due and not st.cue_in_hand

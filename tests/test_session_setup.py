@@ -55,8 +55,8 @@ def test_again_plays_the_same_pair_anew():
     ({"race_to": 0}, "race to 0"),
     ({"best_of": 3, "race_to": 2}, "not both"),
     ({"ruleset": "snoker"}, "not known"),
-    ({"ruleset": "eight-ball"}, "cannot referee eight-ball yet"),
-    ({"ruleset": "nine-ball"}, "referee LOG"),
+    ({"ruleset": "snookerpool"}, "cannot referee snookerpool yet"),
+    ({"ruleset": "snookerpool-6-solids"}, "referee LOG"),
     ({"handicap": ["Cy=3"]}, "not a player"),
     ({"handicap": ["Ann=lots"]}, "NAME=POINTS"),
     ({"handicap": ["Ann=900"]}, "0 to 200"),
@@ -70,6 +70,11 @@ def test_bad_values_are_one_line_errors(fields, words):
     with pytest.raises(SetupError) as exc:
         setup_from_options(("Ann", "Bob"), **fields)
     assert words in str(exc.value) and "\n" not in str(exc.value)
+
+
+@pytest.mark.parametrize("game", ["eight-ball", "nine-ball"])
+def test_pool_games_are_refereed_by_the_camera(game):
+    assert setup_from_options(("Ann", "Bob"), race_to=3, ruleset=game).ruleset == game
 
 
 def test_same_player_twice_is_refused():

@@ -22,6 +22,7 @@ from typing import Any
 from calibration.limits import check_name
 from tracker.perception.detections import CLASSES as SEEN_LOOKS
 from tracker.records.shot import FrameStart
+from tracker.rules.ballset import POOL_COLOURS
 
 #: The most frames a match may be the best of, the most start points a handicap may give a
 #: player, and the most points a frame's score taken up in progress may hold.
@@ -177,12 +178,14 @@ def _check_ruleset(name: str) -> None:
     if name not in RULESETS:
         raise SetupError(f"ruleset {name!r} is not known; give one of: "
                          f"{', '.join(sorted(RULESETS))}")
-    unseen = sorted(set(RULESETS[name]().balls.looks.values()) - set(SEEN_LOOKS))
+    # the pool balls of the WPA colours are named by tracker.perception.pool_identity
+    unseen = sorted(look for look in set(RULESETS[name]().balls.looks.values()) - set(SEEN_LOOKS)
+                    if look.split("_", 1)[-1] not in POOL_COLOURS.values())
     if unseen:
         raise SetupError(f"the camera cannot referee {name} yet: it does not recognise "
                          f"{', '.join(unseen[:3])}{' ...' if len(unseen) > 3 else ''} balls "
-                         "(only snooker's colours); a match written down can be refereed "
-                         "with `snooker-tracker referee LOG`")
+                         "(only snooker's colours and pool's numbered balls); a match written "
+                         "down can be refereed with `snooker-tracker referee LOG`")
 
 
 def _length(best_of: int | None, race_to: int | None) -> int:

@@ -55,7 +55,8 @@ def add_setup_arguments(pr: argparse.ArgumentParser) -> None:
     length.add_argument("--best-of", type=int, metavar="N", help="frames in the match (odd)")
     length.add_argument("--race-to", type=int, metavar="N", help="frames needed to win")
     g.add_argument("--ruleset", metavar="NAME", help="the game: snooker (15 reds, default), "
-                   "snooker-10-reds, snooker-6-reds, ... (tracker/rules/registry.py)")
+                   "snooker-10-reds, snooker-6-reds, eight-ball, nine-ball (pool: a 9 ft pool "
+                   "table unless --table-size), ... (tracker/rules/registry.py)")
     g.add_argument("--handicap", action="append", metavar="NAME=POINTS",
                    help="a player's start points each frame (give once per player)")
     g.add_argument("--breaker", metavar="NAME", help="who breaks the first frame (default: the "

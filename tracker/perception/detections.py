@@ -36,6 +36,10 @@ class BallDetections:
             a ball-sized disc at each table position in this frame. A ball that vanished from a
             place that now shows bare cloth has left it; one whose place is covered (a player,
             a hand) may still be there.
+        identity: optional (N, 17) pool identity probabilities over
+            :data:`tracker.perception.pool_identity.LABELS` (the cue ball, 1..15, none), set
+            for a pool game after the classes are settled (an attribute, not a field: not
+            joined by :meth:`merge`, None until set).
 
     Raises:
         ValueError: arrays of different lengths (the optional three may be empty).
@@ -52,6 +56,8 @@ class BallDetections:
     occupancy: Callable[[np.ndarray], np.ndarray] | None = None
 
     def __post_init__(self) -> None:
+        # not a dataclass field: set after the classes are settled, only for a pool game
+        self.identity: np.ndarray | None = None
         n = len(self.px)
         if any(len(getattr(self, f)) != n for f in ("mm", "radius_px", "cls", "conf")) or any(
                 len(getattr(self, f)) not in (0, n) for f in ("probs", "mm_per_px", "feats")):
@@ -62,9 +68,12 @@ class BallDetections:
         return len(self.px)
 
     def __getitem__(self, mask: np.ndarray) -> BallDetections:
-        return BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
-                              self.conf[mask], self.probs[mask], self.mm_per_px[mask],
-                              self.feats[mask], self.occupancy)
+        out = BallDetections(self.px[mask], self.mm[mask], self.radius_px[mask], self.cls[mask],
+                             self.conf[mask], self.probs[mask], self.mm_per_px[mask],
+                             self.feats[mask], self.occupancy)
+        if self.identity is not None:
+            out.identity = self.identity[mask]
+        return out
 
     @staticmethod
     def empty() -> BallDetections:

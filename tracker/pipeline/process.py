@@ -135,6 +135,19 @@ def open_feed(path: str | Path | FrameSource, opts: ProcessOptions) -> tuple[Fra
     return source, FrameFeed(source, threaded=opts.decode_thread or source.live)
 
 
+def _game_table(opts: ProcessOptions) -> TableGeometry:
+    """The table to calibrate on when no profile is given: ``opts.table`` (a standard snooker
+    table when None); for a pool game (eight-ball, nine-ball) a pool table, of that size when
+    given (the head string and foot spot a quarter of the length from each end, no D)."""
+    from tracker.rules.pool import PoolRules, pool_table
+    from tracker.rules.registry import get_ruleset
+
+    name = opts.setup.ruleset if opts.setup is not None else "snooker"
+    if isinstance(get_ruleset(name), PoolRules):
+        return pool_table(opts.table)
+    return opts.table or TableGeometry.standard()
+
+
 def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterator[Frame],
               out_dir: str | Path | None, opts: ProcessOptions) -> tuple[RefereeRun, StartWindow]:
     """Find the camera in the first seconds (``first`` and what follows it in ``frames``),
@@ -148,7 +161,7 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
             calibration.check_image_size(first.image.shape[1::-1], source.name)
         except ValueError as exc:
             raise VideoError(str(exc)) from None
-    table = opts.table or (calibration.table if calibration else TableGeometry.standard())
+    table = calibration.table if calibration and not opts.table else _game_table(opts)
     try:
         # the camera from the best frames of the first seconds (calibration/startup.py)
         start = find_start(itertools.chain([first], frames), source.fps, table, calibration,

@@ -32,6 +32,9 @@ from tracker.perception.cushions import CushionView
 from tracker.perception.detect import BallDetections, BallDetector
 from tracker.perception.events import SETTLE_S, StrokeDetector
 from tracker.perception.learned import make_detector, prepared_detector
+from tracker.perception.pool_identity import PoolIdentity, is_pool, load_pool_classifier, seen_balls
+from tracker.perception.pool_identity import class_cost as pool_class_cost
+from tracker.perception.pool_track import PoolTracker
 from tracker.perception.track import TableState, Tracker
 from tracker.perception.unique import settle_unique_classes
 from tracker.pipeline.referee import Correction, Referee
@@ -103,7 +106,9 @@ class RefereeRun(Referee):
         self.gate: ChangeGatedDetector | None = None
         #: (detector, :func:`gate_view` of it) for :meth:`look_ahead`'s thumbnails
         self._gate_view: tuple | None = None
-        self.tracker = Tracker(calibration.table, fps)
+        self.tracker: Tracker | PoolTracker = Tracker(calibration.table, fps)
+        #: a pool game's ball naming (None for snooker and billiards)
+        self.identity: PoolIdentity | None = None
         # a centre is known to about a pixel (table millimetres per pixel at the table's centre)
         strokes = StrokeDetector(calibration.table, fps, position_error_mm=max(
             1.5, calibration.table.ball_radius / self.detector.r_px),
@@ -151,8 +156,10 @@ class RefereeRun(Referee):
         setup = self.session.setup
         if start is None:
             rules = self._game(setup.ruleset if setup is not None else "snooker")
+            if is_pool(rules.balls):  # the pool balls named from the first picture on
+                self._fresh_perception(rules)
             start = _observed_start(self.detector, self.tracker, first, self.players,
-                                    len(rules.balls.reds))
+                                    len(rules.balls.reds), self.identity)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
                 return None
@@ -160,11 +167,22 @@ class RefereeRun(Referee):
                 start = replace(setup.first_frame(), positions=start.positions)
         self.start = start
         observed = self._observed and start.positions is not None
-        self._start_frame(start, [observed_start_note(
-            start.positions, self.calibration.table.spots, 1.5 * self.calibration.table.ball_radius)]
-            if observed else [])
+        self._start_frame(start, [self._observed_note(start.positions)] if observed else [])
         self._inputs_due(1)
         return start
+
+    def _observed_note(self, positions: dict[str, tuple[float, float]]) -> str:
+        """What the log says of a frame started from the table as seen."""
+        if self.identity is None:
+            return observed_start_note(positions, self.calibration.table.spots,
+                                       1.5 * self.calibration.table.ball_radius)
+        balls = sorted((b for b in positions if b.isdigit()), key=int)
+        rules = self._coming_game()
+        racked = hasattr(rules, "racked") and rules.racked(positions)
+        return (f"the table as seen at the start: {'a rack to break' if racked else 'mid-rack'}; "
+                f"balls {', '.join(balls) or 'none'}"
+                f"{'' if 'white' in positions else '; the cue ball not seen'}; the numbers are "
+                "read from the balls' colours: check the first calls")
 
     def _logged_start(self) -> FrameStart | None:
         """The match log's next frame start (taken from the inputs), if any."""
@@ -212,8 +230,17 @@ class RefereeRun(Referee):
         """A new tracker and stroke detector for a frame of ``rules`` (stroke numbers go on
         through the run: the operator's inputs and judgements are tied to them)."""
         balls = rules.balls
-        self.detector.capacity = capacity(balls)
-        self.tracker = Tracker(self.calibration.table, self.fps, balls=balls)
+        if is_pool(balls):
+            if self.identity is None:
+                self.identity = PoolIdentity(load_pool_classifier())
+                if self.on_note:
+                    self.on_note(f"the pool balls are named by {self.identity.source}")
+            self.detector.capacity = capacity(seen_balls(balls))
+            self.tracker = PoolTracker(self.calibration.table, self.fps, balls=balls)
+        else:
+            self.identity = None
+            self.detector.capacity = capacity(balls)
+            self.tracker = Tracker(self.calibration.table, self.fps, balls=balls)
         old = self.strokes
         gap = getattr(getattr(rules, "options", None), "touching_gap_mm", old.touching_gap_mm)
         self.strokes = StrokeDetector(self.calibration.table, self.fps,
@@ -424,12 +451,15 @@ class RefereeRun(Referee):
         each colour (contests settled by the game's constraint:
         :mod:`tracker.perception.unique`)."""
         if not self.gated:
-            return _settled(self.detector, self.detector.detect(image))
-        if self.gate is None or self.gate.det is not self.detector:
-            self.gate = ChangeGatedDetector(self.detector, self.fps)
-        if checks is None:
-            return _settled(self.detector, self.gate.detect(image))
-        return _settled(self.detector, self.gate.detect(image, checks.thumb, checks.window))
+            det = self.detector.detect(image)
+        else:
+            if self.gate is None or self.gate.det is not self.detector:
+                self.gate = ChangeGatedDetector(self.detector, self.fps)
+            det = (self.gate.detect(image) if checks is None
+                   else self.gate.detect(image, checks.thumb, checks.window))
+        if self.identity is not None:  # pool: the cue ball and the object balls, named
+            return _pool_settled(self.detector, self.identity, image, det, self.tracker)
+        return _settled(self.detector, det)
 
     def skipped(self, frame: Frame, forced: bool) -> None:
         """A live frame skipped to keep up (not processed)."""
@@ -468,6 +498,8 @@ class RefereeRun(Referee):
                 phase = "match over" if self.match.match_over else "between frames"
             board.update(state=phase, frames_won=dict(self.match.frames_won),
                          match_over=self.match.match_over, frame=st.frame if st else 0)
+        if self.identity is not None:  # a pool game: what named the balls
+            board["pool_balls_named_by"] = self.identity.source
         away = self.segments.away(self.source_fps)
         if away:
             board["not_refereed"] = [list(a) for a in away]
@@ -512,15 +544,34 @@ def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
     return settle_unique_classes(det, detector.class_cost(det), cap=detector.capacity)
 
 
+def _pool_settled(detector: BallDetector, identity: PoolIdentity, image: np.ndarray,
+                  det: BallDetections, tracker: Tracker | PoolTracker | None = None
+                  ) -> BallDetections:
+    """A pool frame's detections ``det`` of ``image`` as the cue ball (one) and object balls,
+    each with its identity (:meth:`PoolIdentity.relabel`; contests for the cue ball settled:
+    by where the cue ball was (:meth:`PoolTracker.settle_cue`), else on colour)."""
+    det = identity.relabel(image, det)
+    named = det.identity
+    if isinstance(tracker, PoolTracker):
+        det = tracker.settle_cue(det)
+    det = settle_unique_classes(det, pool_class_cost(det), cap=detector.capacity)
+    det.identity = named
+    return det
+
+
 def _bare(start: FrameStart) -> bool:
     """The first picture shows no frame: an empty or covered table (fewer than two balls)."""
     return start.positions is not None and len(start.positions) < 2
 
 
-def _observed_start(detector: BallDetector, tracker: Tracker, first, players,
-                    n_reds: int = 15) -> FrameStart:
+def _observed_start(detector: BallDetector, tracker: Tracker | PoolTracker, first, players,
+                    n_reds: int = 15, identity: PoolIdentity | None = None) -> FrameStart:
     """The frame start as the camera sees it: the standard rack of ``n_reds`` reds (white in
     hand) when the table shows one, else the observed layout (the video starts mid-frame)."""
+    if isinstance(tracker, PoolTracker) and identity is not None:
+        st = tracker.update(0, _pool_settled(detector, identity, first, detector.detect(first)))
+        tracker.reset()
+        return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
     st = tracker.update(0, _settled(detector, detector.detect(first)))
     tracker.reset()
     n_red = sum(1 for b in st.pos if B.is_red(b))

@@ -12,6 +12,7 @@ opponent the cue ball in hand.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from functools import cached_property
@@ -39,6 +40,10 @@ from tracker.rules.state import Decision, Foul, FrameState, Phase, Position
 from tracker.rules.stroke import check_events, check_positions, read_stroke, record_warnings
 
 WHITE = "white"
+
+#: Object balls all within this many ball radii of the foot spot are a rack still to be broken
+#: (a racked triangle of 15 reaches about 7 radii from its apex on the foot spot).
+RACK_REACH_RADII = 9.0
 
 
 def pool_table(table: TableGeometry | None) -> TableGeometry:
@@ -96,8 +101,22 @@ class PoolRules(PoolInputRules):
         return FrameState(ruleset=self.name, players=players, scores=(0, 0), striker=breaker,
                           breaker=breaker, on_table=frozenset(b for b in pos if b != WHITE),
                           phase=Phase.OPEN, cue_in_hand=WHITE not in pos, positions=pos,
-                          options=self.options.to_dict(), frame=frame, game=PoolState(),
+                          options=self.options.to_dict(), frame=frame,
+                          game=PoolState(break_due=positions is None or self.racked(pos)),
                           in_hand_area="kitchen")
+
+    def racked(self, positions: Mapping[str, Position]) -> bool:
+        """Whether ``positions`` hold a rack still to be broken: every object ball within
+        ``RACK_REACH_RADII`` ball radii of the foot spot (or of the head end's matching point:
+        a camera's view may be turned end for end). A layout taken up in the middle of a rack
+        (a video starting mid-rack) is not, and its first shot is no break."""
+        objs = [p for b, p in positions.items() if b != WHITE]
+        if not objs:
+            return False
+        t = self.table
+        reach = RACK_REACH_RADII * t.ball_radius
+        ends = (t.foot_spot, (t.foot_spot[0], t.length - t.foot_spot[1]))
+        return any(all(math.dist(p, end) <= reach for p in objs) for end in ends)
 
     # ------------------------------------------------------------------ queries
     def ball_on_label(self, st: FrameState) -> str:  # pragma: no cover - each game's own
