@@ -109,13 +109,16 @@ def run_clip(game: str, camera_name: str, seed: int, strokes: int, calibration: 
     from tracker.pipeline import VideoError, process_video
     from tracker.session_setup import MatchSetup
     from tracker.synth.pool_game import PoolGameParams, RollingPoolRenderer, play_pool_game
+    from tracker.synth.pool_render import POOL_CLOTHS
     from tracker.synth.render import RenderStyle
     from tracker.synth.video import write_clip
 
     world = play_pool_game(game, seed, PoolGameParams(strokes=strokes), physics=physics)
     cam = pool_camera(camera_name, world.table)
     name = f"{game}_{camera_name}_{seed}"
-    style = RenderStyle(seed=seed)
+    cloths = sorted(POOL_CLOTHS)
+    cloth = cloths[(seed + len(game) + len(camera_name)) % len(cloths)]
+    style = RenderStyle(seed=seed, cloth_rgb=POOL_CLOTHS[cloth])
     t0 = time.perf_counter()
     write_clip(world, cam, folder, name, style, progress=False,
                renderer=RollingPoolRenderer(cam, world.table, style, seed=seed))
@@ -134,7 +137,7 @@ def run_clip(game: str, camera_name: str, seed: int, strokes: int, calibration: 
                "pots_pocket": 0, "wrong": [f"process refused the video: {exc}"]}
     else:
         row = score_clip(gt, res)
-    row.update(game=game, camera=camera_name, seed=seed, frames=len(world.frames),
+    row.update(game=game, camera=camera_name, seed=seed, cloth=cloth, frames=len(world.frames),
                render_s=round(t_render, 1), process_s=round(time.perf_counter() - t0, 1))
     return row
 
@@ -171,7 +174,7 @@ def section(rows: list[dict], run: dict, args: argparse.Namespace) -> str:
     lines.append(f"| all | all | {pct(t['found'], t['strokes'])} | {t['extra']} | "
                  f"{pct(t['pots_ball'], t['pots'])} | {pct(t['pots_pocket'], t['pots'])} | "
                  f"{pct(t['calls'], t['strokes'])} |")
-    wrong = [f"- {r['game']} {r['camera']} seed {r['seed']}: {w}" for r in rows for w in r["wrong"]]
+    wrong = [f"- {r['game']} {r['camera']} seed {r['seed']} ({r['cloth']} cloth): {w}" for r in rows for w in r["wrong"]]
     if wrong:
         lines += ["", "What went wrong, stroke by stroke:", "", *wrong[:40]]
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -116,6 +116,9 @@ def play_pool_game(game: str, seed: int, params: PoolGameParams = PoolGameParams
     table = TableGeometry.pool(params.feet)
     world = World(players, ruleset=game, table=table, seed=seed,
                   physics=physics or Physics(table), rest_s=(0.8, 1.2))
+    # the match log names the table, so its referee knows the head string and the foot spot
+    world.records[0] = replace(world.records[0], table={
+        "length": table.length, "width": table.width, "ball_diameter": table.ball_diameter})
     rng = np.random.default_rng(seed + 1000)
     bot = PoolBot(world, params.skill, seed=seed)
     world.play(break_stroke(world, params, rng), label="break")
