@@ -16,6 +16,9 @@ match set-up; with ``--calibration true`` the camera the clip was rendered with 
   strike (``bench.common.match_strokes``);
 - pots with the right ball: of the truth's pots (ball, in a matched stroke), those found in that
   stroke with the same ball number; and with the same pocket too;
+The calls eight-ball's shooter says aloud (the ball aimed at) are given as a referee hears
+them (the log's nominations, ``spoken``).
+
 - calls right: strokes whose call from video equals the referee's call on the truth (foul,
   fouls called, balls potted, next striker, rack over and winner); an unfound stroke counts
   wrong.
@@ -103,17 +106,18 @@ def score_clip(gt: dict, res: Any) -> dict:
     return row
 
 
-def run_clip(game: str, camera_name: str, seed: int, strokes: int, calibration: str,
+def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
              folder: Path, physics: Any) -> dict:
     """Play, render and referee one clip; its score row."""
-    from tracker.pipeline import VideoError, process_video
+    from tracker.pipeline import VideoError, process_video, spoken_from_log
     from tracker.session_setup import MatchSetup
     from tracker.synth.pool_game import PoolGameParams, RollingPoolRenderer, play_pool_game
     from tracker.synth.pool_render import POOL_CLOTHS
     from tracker.synth.render import RenderStyle
     from tracker.synth.video import write_clip
 
-    world = play_pool_game(game, seed, PoolGameParams(strokes=strokes), physics=physics)
+    params = PoolGameParams(strokes=args.strokes, break_speed=args.break_speed)
+    world = play_pool_game(game, seed, params, physics=physics)
     cam = pool_camera(camera_name, world.table)
     name = f"{game}_{camera_name}_{seed}"
     cloths = sorted(POOL_CLOTHS)
@@ -125,8 +129,9 @@ def run_clip(game: str, camera_name: str, seed: int, strokes: int, calibration: 
     t_render = time.perf_counter() - t0
     with gzip.open(folder / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
-    opts: dict[str, Any] = {"setup": MatchSetup(("Ann", "Bob"), 1, game), "progress": False}
-    if calibration == "true":
+    opts: dict[str, Any] = {"setup": MatchSetup(("Ann", "Bob"), 1, game), "progress": False,
+                            "spoken": spoken_from_log(folder / f"{name}.log.jsonl")}
+    if args.calibration == "true":
         opts["calibration"] = true_profile(cam, world.table)
     t0 = time.perf_counter()
     try:
@@ -157,9 +162,10 @@ def section(rows: list[dict], run: dict, args: argparse.Namespace) -> str:
     """The docs/ACCURACY.md section."""
     lines = [f"## {TITLE}", "", measured(run), "",
              f"Issue 33's first judge line: {args.n} game(s) per game and camera, each the break and "
-             f"up to {args.strokes} strokes by the bot (`tracker/synth/pool_game.py`) on an 8 ft "
-             "table, rendered with rolling numbered and striped balls at 1280 x 720, 25 fps, and "
-             "refereed by `process` with the game's ruleset "
+             f"up to {args.strokes} strokes by the bot (`tracker/synth/pool_game.py`; the break's "
+             f"cue ball at {args.break_speed:g} m/s) on an 8 ft table, rendered with rolling numbered and striped balls at 1280 x 720, 25 fps, and "
+             "refereed by `process` with the game's ruleset and the shots' calls as a referee "
+             "hears them (eight-ball's called ball) "
              f"(camera: {'the true one given' if args.calibration == 'true' else 'found from the video'}). "
              "Target: 95 % on each of strokes found, pots with the right ball and calls right.", "",
              "| game | camera | strokes found | extra strokes | pots right ball | pots right ball and pocket | calls right |",
@@ -188,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--games", nargs="+", default=["nine-ball", "eight-ball"])
     ap.add_argument("--cameras", nargs="+", default=["overhead", "side"])
     ap.add_argument("--calibration", choices=("true", "auto"), default="true")
+    ap.add_argument("--break-speed", type=float, default=7.0,
+                    help="the break's cue-ball speed, m/s (a hard amateur break is 7 to 9)")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     from calibration.table import TableGeometry
@@ -201,8 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         for game in args.games:
             for cam in args.cameras:
                 for seed in range(args.n):
-                    rows.append(run_clip(game, cam, seed, args.strokes, args.calibration,
-                                         Path(tmp), physics))
+                    rows.append(run_clip(game, cam, seed, args, Path(tmp), physics))
                     print(json.dumps(rows[-1]), flush=True)
     cmd = "python bench/pool_synth.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = section(rows, run_info(cmd.strip(), time.perf_counter() - t0), args)

@@ -41,6 +41,9 @@ class PoolGameParams:
         skill: the bot's aim and speed noise and its longest cut (as the snooker bot's).
         placing_margin_mm: a cue ball in hand is put at least this far from the cushions.
         feet: the table's size, ft (7, 8 or 9).
+        rest_s: the range of the wait before each stroke, s (the striker steps in over its
+            last 60 %).
+        before_break_s: the cue ball stands this long, s, once placed for the break.
     """
 
     strokes: int = 5
@@ -50,6 +53,8 @@ class PoolGameParams:
                                                        max_cut_deg=60.0, safety_prob=0.0))
     placing_margin_mm: float = 80.0
     feet: int = 8
+    rest_s: tuple[float, float] = (1.2, 2.0)
+    before_break_s: float = 1.0
 
 
 class PoolBot(Bot):
@@ -100,6 +105,7 @@ def break_stroke(world: World, params: PoolGameParams, rng: np.random.Generator)
     t = world.table
     x = t.width / 2 + float(rng.uniform(-0.25, 0.25)) * t.width
     world.place_cue_ball((x, t.head_string - 60.0))
+    world._rest(params.before_break_s)
     apex = min((p for b, p in world.positions.items() if b != WHITE), key=lambda p: p[1])
     phi = math.degrees(math.atan2(apex[1] - t.head_string + 60.0, apex[0] - x))
     phi += float(rng.normal(0, params.break_aim_sigma_deg))
@@ -115,7 +121,7 @@ def play_pool_game(game: str, seed: int, params: PoolGameParams = PoolGameParams
         raise ValueError(f"{game!r} is not a synthetic pool game: use {' or '.join(GAMES)}")
     table = TableGeometry.pool(params.feet)
     world = World(players, ruleset=game, table=table, seed=seed,
-                  physics=physics or Physics(table), rest_s=(0.8, 1.2))
+                  physics=physics or Physics(table), rest_s=params.rest_s)
     # the match log names the table, so its referee knows the head string and the foot spot
     world.records[0] = replace(world.records[0], table={
         "length": table.length, "width": table.width, "ball_diameter": table.ball_diameter})
