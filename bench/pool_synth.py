@@ -16,12 +16,13 @@ match set-up; with ``--calibration true`` the camera the clip was rendered with 
   strike (``bench.common.match_strokes``);
 - pots with the right ball: of the truth's pots (ball, in a matched stroke), those found in that
   stroke with the same ball number; and with the same pocket too;
-The calls eight-ball's shooter says aloud (the ball aimed at) are given as a referee hears
-them (the log's nominations, ``spoken``).
-
 - calls right: strokes whose call from video equals the referee's call on the truth (foul,
   fouls called, balls potted, next striker, rack over and winner); an unfound stroke counts
   wrong.
+
+The calls eight-ball's shooter says aloud (the ball aimed at) are given as a referee hears
+them (the log's nominations, ``spoken``). ``--break-speed`` sets the break's cue-ball speed
+(default 7 m/s; the figures in docs/ACCURACY.md are at 4.5 m/s, see there why).
 
 ``--write-doc`` writes the "Synthetic pool games from video" section of docs/ACCURACY.md.
 """
