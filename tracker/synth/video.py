@@ -92,8 +92,9 @@ def frame_truth_dict(renderer: Renderer, ft: FrameTruth, index: int) -> dict[str
 
 def write_clip(world: World, camera: CameraModel, out_dir: str | Path, name: str,
                style: RenderStyle | None = None, progress: bool = True, crf: int = 26,
-               description: str = "") -> dict[str, Any]:
-    """Render every frame of ``world`` through ``camera`` and write the clip files.
+               description: str = "", renderer: Renderer | None = None) -> dict[str, Any]:
+    """Render every frame of ``world`` through ``camera`` and write the clip files
+    (``renderer``: another renderer of that camera, e.g. pool balls; None: the snooker one).
 
     Returns:
         a summary: paths, frames, duration, final score, render seconds.
@@ -104,7 +105,7 @@ def write_clip(world: World, camera: CameraModel, out_dir: str | Path, name: str
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    renderer = Renderer(camera, world.table, style)
+    renderer = renderer or Renderer(camera, world.table, style)
     video = out / f"{name}.mp4"
     writer = VideoWriter(video, camera.image_size, world.fps, crf=crf)
     frames_gt = []
