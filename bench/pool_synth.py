@@ -131,6 +131,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
     with gzip.open(folder / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
     opts: dict[str, Any] = {"setup": MatchSetup(("Ann", "Bob"), 1, game), "progress": False,
+                            "detector": args.detector,
                             "spoken": spoken_from_log(folder / f"{name}.log.jsonl")}
     if args.calibration == "true":
         opts["calibration"] = true_profile(cam, world.table)
@@ -166,7 +167,8 @@ def section(rows: list[dict], run: dict, args: argparse.Namespace) -> str:
              f"up to {args.strokes} strokes by the bot (`tracker/synth/pool_game.py`; the break's "
              f"cue ball at {args.break_speed:g} m/s) on an 8 ft table, rendered with rolling numbered and striped balls at 1280 x 720, 25 fps, and "
              "refereed by `process` with the game's ruleset and the shots' calls as a referee "
-             "hears them (eight-ball's called ball) "
+             "hears them (eight-ball's called ball); the balls named "
+             f"{'by the learned pool classifier' if args.detector == 'learned' else 'by their colours'} "
              f"(camera: {'the true one given' if args.calibration == 'true' else 'found from the video'}). "
              "Target: 95 % on each of strokes found, pots with the right ball and calls right.", "",
              "| game | camera | strokes found | extra strokes | pots right ball | pots right ball and pocket | calls right |",
@@ -197,6 +199,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--calibration", choices=("true", "auto"), default="true")
     ap.add_argument("--break-speed", type=float, default=7.0,
                     help="the break's cue-ball speed, m/s (a hard amateur break is 7 to 9)")
+    ap.add_argument("--detector", choices=("auto", "colour", "learned"), default="auto",
+                    help="as process --detector: learned names the balls with the learned pool "
+                         "classifier, the others by their colours")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     from calibration.table import TableGeometry
