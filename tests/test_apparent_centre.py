@@ -31,7 +31,7 @@ def _balls() -> np.ndarray:
 
 
 def test_a_tv_camera_moves_each_ball_away_by_the_drop_over_the_tangent_of_its_elevation():
-    eye = (T.width / 2, -5000.0, 3000.0)  # behind baulk, 3 m up: 14-24 degrees down to the bed
+    eye = (T.width / 2, -5000.0, 3000.0)  # behind baulk, 3 m up: 14-24 degrees down to the bed (all full)
     view = _view(eye, 35.0)
     balls = _balls()
     px = view.cal.to_image(balls[:, :2], T.ball_radius)
