@@ -78,7 +78,7 @@ class BallDetector:
     def __init__(self, cal: Calibration, scale: float = 0.5, params: DetectorParams | None = None,
                  judge: Judge | None = None, balls: BallSet | None = None):
         self.params = params or P.DEFAULT
-        self.view = TableView(cal, scale)
+        self.view = TableView(cal, scale, self.params.apparent)
         self.cloth = Cloth(self.view, self.params.foreground, self.params.fixtures)
         self.judge_by: Judge = judge or ColourJudge()
         self.capacity = CAPACITY if balls is None else capacity(balls)

@@ -14,6 +14,7 @@ import cv2
 import numpy as np
 
 from calibration.profile import Calibration
+from tracker.perception.params import ApparentCentreParams
 
 
 class TableView:
@@ -34,9 +35,12 @@ class TableView:
             for a :meth:`cut`).
     """
 
-    def __init__(self, cal: Calibration, scale: float = 0.5):
+    def __init__(self, cal: Calibration, scale: float = 0.5,
+                 apparent: ApparentCentreParams | None = None):
         self.cal = cal
         self.scale = scale
+        #: how a ball's image centre is moved to its centre's position (oblique views)
+        self.apparent = apparent or ApparentCentreParams()
         t = cal.table
         w, h = cal.image_size
         self.small = (int(round(w * scale)), int(round(h * scale)))
@@ -154,7 +158,8 @@ class TableView:
         mm = allmm[:n]
         mm_per_px = np.maximum(np.linalg.norm(allmm[n:2 * n] - mm, axis=1),
                                np.linalg.norm(allmm[2 * n:] - mm, axis=1))
-        return mm, mm_per_px
+        return oblique_shift(mm, self.cal.camera.centre, self.cal.table.ball_radius,
+                             self.apparent), mm_per_px
 
     def occupancy(self, fg: np.ndarray) -> Callable[[np.ndarray], np.ndarray]:
         """``f(mm (M, 2)) -> (M,)``: the share of foreground pixels of ``fg`` (a frame's
@@ -177,3 +182,27 @@ class TableView:
             return out
 
         return occupancy
+
+
+def oblique_shift(mm: np.ndarray, eye: np.ndarray, ball_radius: float,
+                  p: ApparentCentreParams) -> np.ndarray:
+    """Ball positions (N, 2) mm found from image centres, moved away from the camera at
+    ``eye`` (3,) mm where it sees them obliquely: the image centre of a ball seen from
+    elevation e is taken as the projection of a point ``drop`` mm below its centre, so the
+    position moves ``drop / tan(e)`` mm along the ground away from the camera, with ``drop``
+    ``p.drop_mm`` at ``p.full_below_deg`` or lower, none from ``p.none_above_deg`` up
+    (:class:`tracker.perception.params.ApparentCentreParams`). Returns a new array."""
+    mm = np.asarray(mm, float).reshape(-1, 2)
+    if p.drop_mm == 0.0 or len(mm) == 0:
+        return mm
+    away = mm - eye[:2]
+    ground = np.linalg.norm(away, axis=1)
+    height = float(eye[2]) - ball_radius
+    if height <= 0.0:
+        return mm
+    elev = np.degrees(np.arctan2(height, ground))
+    share = np.clip((p.none_above_deg - elev) / (p.none_above_deg - p.full_below_deg), 0.0, 1.0)
+    if not share.any():
+        return mm
+    step = p.drop_mm * share * ground / height  # drop / tan(elevation)
+    return mm + away / np.maximum(ground, 1e-9)[:, None] * step[:, None]

@@ -349,6 +349,28 @@ class ColourLearningParams:
 
 
 @dataclass(frozen=True)
+class ApparentCentreParams:
+    """Where a ball's image centre lies when the camera sees it obliquely (a TV camera).
+
+    The detector's centre (the centroid of the ball's difference from the cloth) takes in the
+    ball's shadow on the cloth in front of it, which an oblique view shows beyond the ball's
+    outline and an overhead one hides under it: the centre found is the projection of a point
+    below the ball's centre, and mapped through the plane of ball centres it lands nearer the
+    camera (6-12 mm under 20-45 degree lenses, issue 31). The position is moved away from the
+    camera as if that point were ``drop_mm`` below the centre, in full where the camera sees
+    the ball from ``full_below_deg`` or lower, tapering to nothing at ``none_above_deg``
+    (an overhead camera: unchanged; the harder world's overhead draws see every point of the
+    bed from 51.9 degrees or higher, the stock overhead camera from 56.2). Set on synthetic
+    stills (``bench/tv_lens.py`` draws, seeds 10-12 of every band and overhead; the clips of
+    ``bench/tv_lens_clips.py`` use seeds 0-2): the drop was 3-4 mm median at every elevation
+    under 50 degrees, none above 60."""
+
+    drop_mm: float = 3.5
+    full_below_deg: float = 35.0
+    none_above_deg: float = 50.0
+
+
+@dataclass(frozen=True)
 class DetectorParams:
     """Every stage's tunables."""
 
@@ -360,6 +382,7 @@ class DetectorParams:
     colour: ColourParams = field(default_factory=ColourParams)
     learned: LearnedParams = field(default_factory=LearnedParams)
     learning: ColourLearningParams = field(default_factory=ColourLearningParams)
+    apparent: ApparentCentreParams = field(default_factory=ApparentCentreParams)
 
 
 #: The bundle a detector made without one takes.
