@@ -22,24 +22,22 @@ import numpy as np
 from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus
 from calibration.profile import Calibration
 from calibration.startup import working_scale
-from tracker import balls as B
 from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import FrameView, ProcessResult, RunListener
 from tracker.perception.calibrate import find_colour_balls
 from tracker.perception.change import ChangeGatedDetector, gate_thumbnail, gate_view
 from tracker.perception.constraint import capacity
 from tracker.perception.cushions import CushionView
-from tracker.perception.detect import BallDetections, BallDetector
+from tracker.perception.detect import BallDetections
 from tracker.perception.events import SETTLE_S, StrokeDetector
 from tracker.perception.geometry_review import review_geometry
 from tracker.perception.learned import make_detector, prepared_detector
 from tracker.perception.lighting import LightMeter
 from tracker.perception.pool_identity import PoolIdentity, is_pool, load_pool_classifier, seen_balls
-from tracker.perception.pool_identity import class_cost as pool_class_cost
 from tracker.perception.pool_track import PoolTracker
 from tracker.perception.track import TableState, Tracker
-from tracker.perception.unique import settle_unique_classes
 from tracker.pipeline.referee import Correction, Referee
+from tracker.pipeline.settling import observed_start, pool_settled, settled
 from tracker.records.shot import FrameStart, OperatorInput, Shot
 from tracker.rules.match import Match
 from tracker.rules.registry import Ruleset, get_ruleset
@@ -170,7 +168,7 @@ class RefereeRun(Referee):
             rules = self._game(setup.ruleset if setup is not None else "snooker")
             if is_pool(rules.balls):  # the pool balls named from the first picture on
                 self._fresh_perception(rules)
-            start = _observed_start(self.detector, self.tracker, first, self.players,
+            start = observed_start(self.detector, self.tracker, first, self.players,
                                     len(rules.balls.reds), self.identity)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
@@ -503,8 +501,8 @@ class RefereeRun(Referee):
             det = (self.gate.detect(image) if checks is None
                    else self.gate.detect(image, checks.thumb, checks.window))
         if self.identity is not None:  # pool: the cue ball and the object balls, named
-            return _pool_settled(self.detector, self.identity, image, det, self.tracker)
-        return _settled(self.detector, det)
+            return pool_settled(self.detector, self.identity, image, det, self.tracker)
+        return settled(self.detector, det)
 
     def skipped(self, frame: Frame, forced: bool) -> None:
         """A live frame skipped to keep up (not processed)."""
@@ -583,48 +581,9 @@ class RefereeRun(Referee):
         return self.result
 
 
-def _settled(detector: BallDetector, det: BallDetections) -> BallDetections:
-    """``det`` with one white and one of each colour (contests settled by the game's
-    constraint: :mod:`tracker.perception.unique`, with the detector's ball set)."""
-    return settle_unique_classes(det, detector.class_cost(det), cap=detector.capacity)
-
-
-def _pool_settled(detector: BallDetector, identity: PoolIdentity, image: np.ndarray,
-                  det: BallDetections, tracker: Tracker | PoolTracker | None = None
-                  ) -> BallDetections:
-    """A pool frame's detections ``det`` of ``image`` as the cue ball (one) and object balls,
-    each with its identity (:meth:`PoolIdentity.relabel`; contests for the cue ball settled:
-    by where the cue ball was (:meth:`PoolTracker.settle_cue`), else on colour)."""
-    det = identity.relabel(image, det)
-    named = det.identity
-    if isinstance(tracker, PoolTracker):
-        det = tracker.settle_cue(det)
-    det = settle_unique_classes(det, pool_class_cost(det), cap=detector.capacity)
-    det.identity = named
-    return det
-
-
 def _bare(start: FrameStart) -> bool:
     """The first picture shows no frame: an empty or covered table (fewer than two balls)."""
     return start.positions is not None and len(start.positions) < 2
-
-
-def _observed_start(detector: BallDetector, tracker: Tracker | PoolTracker, first, players,
-                    n_reds: int = 15, identity: PoolIdentity | None = None) -> FrameStart:
-    """The frame start as the camera sees it: the standard rack of ``n_reds`` reds (white in
-    hand) when the table shows one, else the observed layout (the video starts mid-frame)."""
-    if isinstance(tracker, PoolTracker) and identity is not None:
-        st = tracker.update(0, _pool_settled(detector, identity, first, detector.detect(first)))
-        tracker.reset()
-        return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
-    st = tracker.update(0, _settled(detector, detector.detect(first)))
-    tracker.reset()
-    n_red = sum(1 for b in st.pos if B.is_red(b))
-    colours = sum(1 for b in st.pos if B.is_colour(b))
-    if n_red >= n_reds and colours == 6 and B.WHITE not in st.pos:
-        return FrameStart(1, players, breaker=players[0])
-    return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
-
 
 
 def _too_dark(frame: Frame) -> ViewStatus:
