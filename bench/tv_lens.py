@@ -200,7 +200,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bands", default=",".join(BANDS), help="which bands, comma separated")
     ap.add_argument("--write-doc", action="store_true", help="write the section of docs/ACCURACY.md")
     ap.add_argument("--json", type=Path, default=None, help="write every still's row here")
+    ap.add_argument("--second-chance", action="store_true",
+                    help="give a poor calibration its second chance (off in the product: "
+                         "calibration/auto.py SECOND_CHANCE says why)")
     a = ap.parse_args(argv)
+    if a.second_chance:
+        import calibration.auto
+
+        calibration.auto.SECOND_CHANCE = True
     t0 = time.perf_counter()
     rows: dict[str, list[dict[str, Any]]] = {}
     for name in a.bands.split(","):

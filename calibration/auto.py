@@ -74,6 +74,12 @@ SCALED_MARKINGS_FRACTION = 0.005
 #: cushion side left out in turn (a side hidden under a score bar or misread on the rail), the
 #: refit is kept when its held-out markings median is below this share of the first's, from
 #: at least SECOND_CHANCE_MIN_MARKINGS markings.
+#: Whether a poor calibration gets its second chance at all. Off: on the real broadcast clip
+#: 11 (development split) the first fit's held-out markings land 27 mm and the refit's 6.6 mm,
+#: yet the one-shot pot watcher then calls an in-off of the white where a red was potted (the
+#: regression gate's real clips, `eval --fast`); until that is understood the second chance is
+#: for benches and tests to turn on (docs/ACCURACY.md, docs/CALIBRATION.md).
+SECOND_CHANCE = False
 SECOND_CHANCE_GAIN = 0.7
 SECOND_CHANCE_MIN_MARKINGS = 2
 
@@ -131,7 +137,8 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
     fit = cushion_fit(cam, [e for e, wt in zip(edges, side_w, strict=True) if wt > 0], table)
     focal_ok = chosen.focal_ok
     accuracy = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
-    if accuracy["poor"] or (accuracy["independent"] and not _fit_ok(fit, table)):
+    if SECOND_CHANCE and (accuracy["poor"] or (accuracy["independent"]
+                          and not _fit_ok(fit, table))):
         retry = second_chance(img, chosen.cam, edges, table, kn, focal_ok, balls, accuracy,
                               _fit_ok(fit, table))
         if retry is not None:

@@ -31,10 +31,14 @@ def test_older_kinds_draw_as_before():
     assert 50.0 <= R.draw(5, "overhead").about["hfov_deg"] <= 80.0
 
 
-def test_second_chance_recovers_near_cushion_under_the_score_bar():
+def test_second_chance_recovers_near_cushion_under_the_score_bar(monkeypatch):
     """30-45 degrees, seed 0: the score bar hides the near cushion; the first fit took the
-    bar's edge for it and left out a long side instead (120 mm off at main)."""
+    bar's edge for it and left out a long side instead (120 mm off at main). The second chance
+    is off by default (calibration/auto.py SECOND_CHANCE says why): turned on here."""
+    import calibration.auto
     from tracker.perception.calibrate import calibrate_image
+
+    monkeypatch.setattr(calibration.auto, "SECOND_CHANCE", True)
     from tracker.synth.render import Renderer
 
     d = R.draw(0, "tv-zoom", hfov_deg=BANDS["30-45"])
