@@ -3,8 +3,8 @@
     python bench/allocator.py [VIDEO] [--repeats 2]
 
 Runs ``snooker-tracker process VIDEO`` (default: the bundled sample) in child processes, in
-turn with glibc's mmap threshold fixed as ``process_video`` fixes it (whole pictures given back
-when let go) and with glibc's own dynamic threshold (``tracker.memory`` told it is done), and
+turn with ``--steady-memory`` (glibc's mmap threshold fixed: whole pictures given back when let
+go) and without it (glibc's own dynamic threshold, the default), and
 prints each run's wall-clock, user and system CPU seconds and the medians per setting. The
 calls are compared too (``decisions.jsonl`` equal). Measured, not asserted: the machine is
 shared, quote the medians of one run.
@@ -25,17 +25,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLE = ROOT / "tracker" / "examples" / "overhead_frame.mp4"
 SETTINGS = {
-    "fixed (the run's setting)": "import sys; from tracker.cli import main; sys.exit(main())",
-    "glibc's dynamic threshold": ("import sys, tracker.memory as m; m._done = True; "
-                                  "from tracker.cli import main; sys.exit(main())"),
+    "fixed (process --steady-memory)": "import sys; from tracker.cli import main; sys.exit(main())",
+    "glibc's dynamic threshold (the default)": ("import sys; from tracker.cli import main; "
+                                                "sys.exit(main())"),
 }
+#: the extra process options of each setting
+FLAGS = {"fixed (process --steady-memory)": ["--steady-memory"],
+         "glibc's dynamic threshold (the default)": []}
 
 
-def one_run(code: str, video: Path, out: Path) -> tuple[float, float, float]:
+def one_run(code: str, video: Path, out: Path, flags: list[str]) -> tuple[float, float, float]:
     """``process video --out out`` in a child: (wall s, user s, system s)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    r = subprocess.run([sys.executable, "-c", code, "process", str(video), "--out", str(out)],
+    r = subprocess.run([sys.executable, "-c", code, "process", str(video), "--out", str(out),
+                        *flags],
                        capture_output=True, text=True, cwd=ROOT)
     wall = time.perf_counter() - t0
     if r.returncode:
@@ -55,7 +59,7 @@ def main() -> None:
         for rep in range(args.repeats):
             for name, code in SETTINGS.items():
                 out = Path(tmp) / f"run{len(calls)}"
-                rows[name].append(one_run(code, args.video, out))
+                rows[name].append(one_run(code, args.video, out, FLAGS[name]))
                 calls[name] = (out / "decisions.jsonl").read_bytes()
                 shutil.rmtree(out)
                 w, u, s = rows[name][-1]

@@ -39,7 +39,7 @@ from tracker.evaluate import replace_section  # noqa: E402
 
 SECTION = "A table's long day (soak)"
 SET_UP = ["--players", "Ann", "Bob", "--best-of", "3", "--ruleset", "snooker-6-reds",
-          "--breaker", "Ann", "--again", "--quiet"]
+          "--breaker", "Ann", "--again", "--quiet", "--steady-memory"]
 
 
 def make_day(match_dir: Path, folder: Path, copies: int) -> Path:
@@ -151,7 +151,7 @@ def kill_and_resume(day: Path, folder: Path, unbroken_s: float, seed: int) -> di
     killed = watched_run(day, out, kill_after_s=at)
     before = len(calls(out)) if (out / "decisions.jsonl").exists() else 0
     cmd = [sys.executable, "-m", "tracker.cli", "process", str(day), "--out", str(out),
-           "--resume", "--quiet"]
+           "--resume", "--quiet", "--steady-memory"]
     t0 = time.perf_counter()
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
     return {"killed_after_s": at, "killed_exit": killed["exit"], "calls_before_kill": before,

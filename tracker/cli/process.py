@@ -105,7 +105,8 @@ def _what_to_run(args: argparse.Namespace, opts, out: Path):  # noqa: ANN001, AN
                          inputs=inputs, max_frames=opts.max_frames, spoken=spoken,
                          detector=opts.detector, resume=point, fps=args.fps,
                          on_note=lambda s: print(s, file=sys.stderr, flush=True),
-                         setup=setup, wait=opts.wait)
+                         setup=setup, wait=opts.wait,
+                         steady_memory=getattr(args, "steady_memory", False))
     if setup is not None:
         opts.match = setup.to_dict()
     return how, point
@@ -450,6 +451,10 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                     help="ball detector: colour, learned (the ONNX crop classifier) or auto "
                          "(learned on a TV-angle view, colour overhead; default). In pool, learned "
                          "names the balls with the learned pool classifier, else by colour")
+    pr.add_argument("--steady-memory", action="store_true",
+                    help="give each picture back to the system as soon as it is let go: "
+                         "memory stays flat over a long day, for about a fifth more CPU "
+                         "(docs/BENCHMARKS.md)")
     pr.add_argument("--resume", action="store_true",
                     help="go on with the cut-off run in OUT (a crash, Ctrl-C) with its own "
                          "options: the calls made are met again, not repeated (docs/OUTPUTS.md)")

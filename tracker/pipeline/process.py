@@ -70,6 +70,9 @@ class ProcessOptions:
             frame start, else one frame as the camera sees it.
         wait: start no frame until a rack is seen, and after the last match keep watching
             for the next (:class:`tracker.session.TableSession`).
+        steady_memory: fix the C allocator so pictures let go are given back to the system
+            (:mod:`tracker.memory`): flat memory over a day, about 19 % more CPU at 1080p
+            (docs/BENCHMARKS.md); off, glibc's own.
     """
 
     calibration: Calibration | None = None
@@ -90,6 +93,7 @@ class ProcessOptions:
     decode_thread: bool = True
     setup: Any = None
     wait: bool = False
+    steady_memory: bool = False
 
 
 def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
@@ -109,7 +113,8 @@ def process_video(path: str | Path | FrameSource, out_dir: str | Path | None,
             already made (with the reason).
     """
     opts = replace(options or ProcessOptions(), **fields)
-    steady_allocator()  # a day's pictures given back as they are let go (tracker/memory.py)
+    if opts.steady_memory:  # a day's pictures given back as they are let go (tracker/memory.py)
+        steady_allocator()
     source, feed = open_feed(path, opts)
     frames = iter(feed)
     try:
