@@ -155,7 +155,6 @@ def random_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, tuple
     the cushions, on their spots, or the standard rack."""
     from tracker.rules.registry import get_ruleset
 
-    r = t.ball_radius
     if rng.random() < 0.25:
         pos = dict(get_ruleset("snooker", table=t).setup_positions())
         if rng.random() < 0.6:  # a pack opened a little: reds nudged, some gone
@@ -173,18 +172,28 @@ def random_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, tuple
     ids = [b for b in BALL_IDS if not b.startswith("red") and rng.random() < 0.8]
     ids += [f"red_{i:02d}" for i in range(1, n_red + 1)]
     rng.shuffle(ids)
+    return scatter(rng, ids, t, on_spot=0.3, touching=0.65, cushion=0.8)
+
+
+def scatter(rng: np.random.Generator, ids: list[str], t: TableGeometry, on_spot: float,
+            touching: float, cushion: float) -> dict[str, tuple[float, float]]:
+    """Ball id -> (x, y) mm for ``ids`` in turn: one random draw u per ball puts it on its spot
+    (u < ``on_spot``, a ball with a spot), touching a ball already placed (u < ``touching``),
+    against a cushion or in the jaws (u < ``cushion``), else anywhere free; a ball with no free
+    place after 30 tries is left out. The thresholds are cumulative shares."""
+    r = t.ball_radius
     placed: list[np.ndarray] = []
     out = {}
     for b in ids:
         p = None
         mode = rng.random()
-        if b in t.spots and mode < 0.3:
+        if b in t.spots and mode < on_spot:
             p = np.array(t.spots[b], float) + rng.normal(0, 3, 2)
-        elif placed and mode < 0.65:  # touching another ball (clusters, rows)
+        elif placed and mode < touching:  # touching another ball (clusters, rows)
             q = placed[int(rng.integers(len(placed)))]
             a = rng.uniform(0, 2 * np.pi)
             p = q + (2 * r + rng.uniform(0.2, 3.0)) * np.array([np.cos(a), np.sin(a)])
-        elif mode < 0.8:  # against a cushion or in the jaws
+        elif mode < cushion:  # against a cushion or in the jaws
             side = rng.integers(4)
             along = rng.uniform(r, (t.length if side < 2 else t.width) - r)
             gap = r + rng.uniform(0.1, 8.0)

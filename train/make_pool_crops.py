@@ -33,11 +33,11 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from make_ball_crops import (  # noqa: E402  (a sibling script, not a package)
-    _free,
     _separate,
     frame_samples,
     random_occluders,
     random_velocities,
+    scatter,
     training_camera,
     training_style,
 )
@@ -113,7 +113,6 @@ def random_pool_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, 
     clusters and along the cushions."""
     from tracker.rules.registry import get_ruleset
 
-    r = t.ball_radius
     if rng.random() < 0.25:
         game = "eight-ball" if rng.random() < 0.6 else "nine-ball"
         pos = dict(get_ruleset(game, table=t).setup_positions())
@@ -125,30 +124,7 @@ def random_pool_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, 
         return pos
     ids = [b for b in POOL_IDS if rng.random() < 0.7]
     rng.shuffle(ids)
-    placed: list[np.ndarray] = []
-    out = {}
-    for b in ids:
-        p = None
-        mode = rng.random()
-        if placed and mode < 0.4:  # touching another ball
-            q = placed[int(rng.integers(len(placed)))]
-            a = rng.uniform(0, 2 * np.pi)
-            p = q + (2 * r + rng.uniform(0.2, 3.0)) * np.array([np.cos(a), np.sin(a)])
-        elif mode < 0.55:  # against a cushion
-            side = rng.integers(4)
-            along = rng.uniform(r, (t.length if side < 2 else t.width) - r)
-            gap = r + rng.uniform(0.1, 8.0)
-            p = np.array([[gap, along], [t.width - gap, along], [along, gap], [along, t.length - gap]][side])
-        if p is None or not _free(p, placed, t):
-            for _ in range(30):
-                p = np.array([rng.uniform(r, t.width - r), rng.uniform(r, t.length - r)])
-                if _free(p, placed, t):
-                    break
-            else:
-                continue
-        placed.append(p)
-        out[b] = (float(p[0]), float(p[1]))
-    return out
+    return scatter(rng, ids, t, on_spot=0.0, touching=0.4, cushion=0.55)
 
 
 def generate(cameras: int, frames: int, seed: int) -> dict[str, np.ndarray]:
