@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import platform
+import sys
 import time
 from pathlib import Path
 
@@ -26,7 +27,10 @@ import numpy as np
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 import torch  # noqa: E402
+from cnn_common import conv_block, fit, to_tensor  # noqa: E402
 from torch import nn  # noqa: E402
 
 from tracker.perception.learned import CLASSIFIER  # noqa: E402
@@ -37,10 +41,7 @@ CROP_SIZE, CROP_SPAN_RADII, LABELS = CLASSIFIER.crop_size, CLASSIFIER.crop_span_
 
 def model(width: int = 12) -> nn.Module:
     """The network: (N, 3, 24, 24) in 0..1 -> (N, 9) logits."""
-    def block(a: int, b: int) -> list[nn.Module]:
-        return [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU(inplace=True)]
-
-    w = width
+    block, w = conv_block, width
     return nn.Sequential(
         *block(3, w), *block(w, w), nn.MaxPool2d(2),            # 12 x 12
         *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),  # 6 x 6
@@ -57,10 +58,6 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     bright = torch.exp(0.2 * torch.randn(n, 1, 1, 1, generator=g))
     x = x * gain * bright + 0.015 * torch.randn(x.shape, generator=g)
     return x.clamp(0, 1)
-
-
-def to_tensor(x: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
 
 
 def evaluate(net: nn.Module, x: np.ndarray, y: np.ndarray) -> dict:
@@ -116,38 +113,11 @@ def main() -> None:
     x, y, cam = d["x"], d["y"].astype(np.int64), d["camera"]
     held = np.isin(cam, rng.permutation(np.unique(cam))[: max(1, len(np.unique(cam)) // 10)])
     xt, yt, xv, yv = x[~held], y[~held], x[held], y[held]
-    # classes balanced: each sample drawn with weight 1 / its class's count ("none" twice)
-    counts = np.bincount(yt, minlength=len(LABELS)).astype(float)
-    share = np.ones(len(LABELS))
-    share[LABELS.index("none")] = 2.0
-    w = share[yt] / np.maximum(counts[yt], 1)
-    w /= w.sum()
     net = model(a.width)
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = a.epochs * (len(yt) // a.batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
-    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
     t0 = time.perf_counter()
-    from tqdm import tqdm
-
-    for ep in range(a.epochs):
-        net.train()
-        idx = rng.choice(len(yt), size=(len(yt) // a.batch) * a.batch, p=w)
-        total = 0.0
-        for i in tqdm(range(0, len(idx), a.batch), desc=f"epoch {ep + 1}/{a.epochs}", unit="batch",
-                      leave=False):
-            b = idx[i:i + a.batch]
-            xb = augment(to_tensor(xt[b]), g)
-            loss = lossf(net(xb), torch.from_numpy(yt[b]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(b)
-        val = evaluate(net, xv, yv)
-        print(json.dumps({"epoch": ep + 1, "loss": round(total / max(1, len(idx)), 4),
-                          "val_accuracy": round(val["accuracy"] or 0, 4),
-                          "s": round(time.perf_counter() - t0)}), flush=True)
+    fit(net, xt, yt, LABELS, epochs=a.epochs, batch=a.batch, rng=rng, g=g, augment=augment,
+        epoch_note=lambda: {"val_accuracy": round(evaluate(net, xv, yv)["accuracy"] or 0, 4)},
+        progress=True)
     took = time.perf_counter() - t0
     export(net, a.out)
     val = evaluate(net, xv, yv)

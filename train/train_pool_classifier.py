@@ -17,7 +17,6 @@ as the YOLO model is (``train/train_pool_yolo.py``).
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import sys
@@ -30,6 +29,7 @@ os.environ.setdefault("OMP_NUM_THREADS", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import torch  # noqa: E402
+from cnn_common import conv_block, fit, write_pool_metrics  # noqa: E402
 from make_pool_crops import CROP_SIZE, LABELS  # noqa: E402
 from pool_model_io import evaluate, write_metadata  # noqa: E402
 from torch import nn  # noqa: E402
@@ -37,10 +37,7 @@ from torch import nn  # noqa: E402
 
 def model(width: int = 12) -> nn.Module:
     """The network: (N, 3, 32, 32) BGR 0..1 -> (N, 17) logits."""
-    def block(a: int, b: int) -> list[nn.Module]:
-        return [nn.Conv2d(a, b, 3, padding=1, bias=False), nn.BatchNorm2d(b), nn.ReLU(inplace=True)]
-
-    w = width
+    block, w = conv_block, width
     return nn.Sequential(
         *block(3, w), nn.MaxPool2d(2),                               # 16 x 16
         *block(w, 2 * w), *block(2 * w, 2 * w), nn.MaxPool2d(2),    # 8 x 8
@@ -61,10 +58,6 @@ def augment(x: torch.Tensor, g: torch.Generator) -> torch.Tensor:
     return x.clamp(0, 1)
 
 
-def to_tensor(x: np.ndarray) -> torch.Tensor:
-    return torch.from_numpy(np.ascontiguousarray(x.transpose(0, 3, 1, 2))).float().div_(255.0)
-
-
 def export(net: nn.Module, path: Path) -> None:
     """ONNX (opset 17, batch dimension free) with the contract's metadata."""
     net.eval()
@@ -79,30 +72,7 @@ def train(net: nn.Module, xt: np.ndarray, yt: np.ndarray, epochs: int, batch: in
     """Train ``net`` in place on crops ``xt`` (N, S, S, 3) uint8 and labels ``yt``."""
     g = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
-    counts = np.bincount(yt, minlength=len(LABELS)).astype(float)
-    share = np.ones(len(LABELS))
-    share[LABELS.index("none")] = 2.0
-    w = share[yt] / np.maximum(counts[yt], 1)
-    w /= w.sum()
-    opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
-    steps = epochs * (len(yt) // batch)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
-    lossf = nn.CrossEntropyLoss(label_smoothing=0.05)
-    t0 = time.perf_counter()
-    for ep in range(epochs):
-        net.train()
-        idx = rng.choice(len(yt), size=(len(yt) // batch) * batch, p=w)
-        total = 0.0
-        for i in range(0, len(idx), batch):
-            b = idx[i:i + batch]
-            loss = lossf(net(augment(to_tensor(xt[b]), g)), torch.from_numpy(yt[b]))
-            opt.zero_grad()
-            loss.backward()
-            opt.step()
-            sched.step()
-            total += loss.item() * len(b)
-        print(json.dumps({"epoch": ep + 1, "loss": round(total / max(1, len(idx)), 4),
-                          "s": round(time.perf_counter() - t0)}), flush=True)
+    fit(net, xt, yt, LABELS, epochs=epochs, batch=batch, rng=rng, g=g, augment=augment)
 
 
 def main() -> None:
@@ -130,11 +100,7 @@ def main() -> None:
                "epochs": a.epochs, "params": int(sum(p.numel() for p in net.parameters())),
                "train_s": round(took), "machine": f"{platform.machine()}, torch threads 1",
                "onnx_bytes": a.out.stat().st_size, "heldout": held}
-    a.metrics.parent.mkdir(parents=True, exist_ok=True)
-    a.metrics.write_text(json.dumps(metrics, indent=1))
-    print(json.dumps({k: v for k, v in metrics.items() if k != "heldout"}))
-    print(f"held-out accuracy {held['accuracy']:.4f}; groups {held['group_recall']}; "
-          f"pairs {held['hard_pairs']}")
+    write_pool_metrics(metrics, a.metrics)
 
 
 if __name__ == "__main__":

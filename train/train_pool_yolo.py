@@ -21,7 +21,6 @@ logits before its softmax.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import platform
 import shutil
@@ -36,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import cv2  # noqa: E402
 import torch  # noqa: E402
+from cnn_common import write_pool_metrics  # noqa: E402
 from make_pool_crops import CROP_SIZE, LABELS  # noqa: E402
 from pool_model_io import evaluate, write_metadata  # noqa: E402
 from torch import nn  # noqa: E402
@@ -120,11 +120,7 @@ def main() -> None:
                "params": int(sum(p.numel() for p in model.model.parameters())), "train_s": round(took),
                "machine": f"{platform.machine()}, torch threads 1", "onnx_bytes": a.out.stat().st_size,
                "heldout": held}
-    a.metrics.parent.mkdir(parents=True, exist_ok=True)
-    a.metrics.write_text(json.dumps(metrics, indent=1))
-    print(json.dumps({k: v for k, v in metrics.items() if k != "heldout"}))
-    print(f"held-out accuracy {held['accuracy']:.4f}; groups {held['group_recall']}; "
-          f"pairs {held['hard_pairs']}")
+    write_pool_metrics(metrics, a.metrics)
 
 
 if __name__ == "__main__":
