@@ -202,6 +202,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", choices=("auto", "colour", "learned"), default="auto",
                     help="as process --detector: learned names the balls with the learned pool "
                          "classifier, the others by their colours")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the clips, their truth and process's outputs in this folder")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     from calibration.table import TableGeometry
@@ -212,10 +214,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) if args.keep is None else args.keep
+        folder.mkdir(parents=True, exist_ok=True)
         for game in args.games:
             for cam in args.cameras:
                 for seed in range(args.n):
-                    rows.append(run_clip(game, cam, seed, args, Path(tmp), physics))
+                    rows.append(run_clip(game, cam, seed, args, folder, physics))
                     print(json.dumps(rows[-1]), flush=True)
     cmd = "python bench/pool_synth.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = section(rows, run_info(cmd.strip(), time.perf_counter() - t0), args)

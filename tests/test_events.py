@@ -398,3 +398,36 @@ def test_a_ball_struck_against_another_that_passes_the_motion_on_keeps_its_conta
     contacts = [e.balls for e in shots[0].events if e.type.value == "contact"]
     assert ("white", "red_01") in contacts and ("red_01", "red_02") in contacts
     assert not any("stands where it stood" in n for n in shots[0].needs_review)
+
+
+def _hidden_then_seen_moving(hidden_frames: int, emerged: bool = False) -> StrokeDetector:
+    """The cue ball rests, is held at its place unseen for ``hidden_frames`` (picked up, or a
+    cue over it), then is seen 240 mm away moving on at 1.5 m/s to rest; the detector after."""
+    white, red = (650.0, 2050.0), (300.0, 1000.0)
+    det = StrokeDetector(T, FPS)
+    k = 0
+
+    def feed(pos: dict, moving: set, visible: set, em: dict | None = None) -> None:
+        nonlocal k
+        det.update(TableState(k, k / FPS, pos, moving, visible, [], [], emerged=em or {}))
+        k += 1
+
+    for _ in range(15):
+        feed({"white": white, "red_01": red}, set(), {"white", "red_01"})
+    for _ in range(hidden_frames):
+        feed({"white": white, "red_01": red}, set(), {"red_01"})
+    for j in range(6):
+        p = (white[0] + 235.0, white[1] + 60.0 * j - 20.0)
+        em = {"white": ((k - 1) / FPS, (white[0] + 200.0, white[1]))} if emerged and j == 0 else None
+        feed({"white": p, "red_01": red}, {"white"}, {"white", "red_01"}, em)
+    return det
+
+
+def test_a_cue_ball_picked_up_and_put_down_elsewhere_is_not_a_stroke():
+    """Ball in hand after a pool foul: the cue ball picked up from where it stopped (held there
+    unseen by the tracker) is seen again sliding down elsewhere: not a stroke. Hidden for only a
+    frame or two (a cue over it), or seen by the tracker coming out of hiding struck
+    (``emerged``), it is a stroke as before."""
+    assert not _hidden_then_seen_moving(35).under_way
+    assert _hidden_then_seen_moving(2).under_way
+    assert _hidden_then_seen_moving(35, emerged=True).under_way

@@ -54,6 +54,8 @@ class StrokeDetector:
         self.n_shots = 0
         self.last_rest_pos: dict[str, tuple[float, float]] = {}
         self.white_rest_frames = 0
+        #: how many frames in a row the cue ball has been held at its place unseen
+        self.white_hidden_frames = 0
         self.recent: list[TableState] = []
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
@@ -132,7 +134,14 @@ class StrokeDetector:
             self.white_gone = (prev.t, st.pos[B.WHITE])
         if self._unseen_strike(prev, st):
             return
+        hidden_long = self.white_hidden_frames > self.params.hidden_hand_s * self.fps
+        self.white_hidden_frames = (self.white_hidden_frames + 1 if B.WHITE in st.pos
+                                    and B.WHITE not in st.visible else 0)
         if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
+            if hidden_long and B.WHITE not in prev.visible and B.WHITE not in st.emerged:
+                # picked up and now put down by hand elsewhere (ball in hand), not struck
+                self.white_rest_frames = 0
+                return
             self._strike(prev, st)
 
     def _strike(self, prev: TableState, st: TableState) -> None:

@@ -47,6 +47,13 @@ class StrokeParams:
     #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
     #: hand: real broadcast clips 7 and 11).
     hand_start_speed_mm_s: float = 2000.0
+    #: A cue ball hidden at rest longer than this (picked up: ball in hand after a pool foul),
+    #: then seen again away from its place, moving, without the tracker having seen it come
+    #: out of hiding struck (``TableState.emerged``), is being put down by hand, not struck:
+    #: its rest is counted again from there. The tracker follows a ball struck while hidden
+    #: for more than its ``relocate_frames`` (5 frames, 0.2 s at 25 fps) through ``emerged``;
+    #: shorter hidings (a cue passing over it) are strikes as before, s.
+    hidden_hand_s: float = 0.3
     #: All balls at rest this long ends the stroke, s.
     settle_s: float = 0.6
     #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
