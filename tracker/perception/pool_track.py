@@ -7,7 +7,9 @@ frame a ball at rest votes, with its detection's identity probabilities
 (:attr:`BallDetections.identity`), for the numbers it may be; while every ball rests the
 names are given again by a one-to-one assignment maximising the votes (so a name never
 changes during a stroke: pots, contacts and cushions are reported by the name the ball had
-when the stroke began). Its :meth:`update` returns the :class:`TableState` under the pool ball
+when the stroke began; but a ball potted or gone off the table is named, when the stroke ends,
+by the name its track holds once the balls left on the table are named again at rest:
+:meth:`named_pots`). Its :meth:`update` returns the :class:`TableState` under the pool ball
 set's ids (``white``, ``1``..``15``), what the stroke detector and the pool rules take.
 """
 
@@ -23,6 +25,7 @@ from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
+from tracker.records.shot import EventType, Shot
 from tracker.rules.ballset import BallSet
 
 
@@ -71,6 +74,9 @@ class PoolTracker:
         self.inner.reset()
         self.votes = np.zeros((len(self.slots_ids), len(self.numbers)))
         self.names = dict(zip(self.slots_ids, self.numbers, strict=True))
+        #: slot -> (the name it was reported potted or off the table under, every slot's name
+        #: then), until the stroke's record is named again (:meth:`named_pots`)
+        self.gone_as: dict[str, tuple[str, dict[str, str]]] = {}
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (pool ball id -> mm): each named ball takes a slot with
@@ -112,7 +118,32 @@ class PoolTracker:
         self._vote(st, det)
         if not st.moving:
             self._name()
+        for slot in [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]:
+            if slot != "white":
+                self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
+
+    def named_pots(self, shot: Shot) -> Shot:
+        """The stroke's record ``shot`` with each object ball potted (or gone off the table)
+        during it named by the name its track holds now, the stroke ended: two balls' tracks
+        can cross over in a crowd (the break), so the track that went down carried the other
+        ball's name while moving; once the balls left rest, the one-to-one naming by their
+        votes (:meth:`_name`) gives the name back to the ball still on the table: the potted
+        one then takes the name that ball's track had when it went down. Contacts keep the
+        names the balls had when struck."""
+        rename: dict[str, str] = {}
+        for slot, (was, then) in self.gone_as.items():
+            holder = next((s for s, n in self.names.items() if n == was and s != slot), None)
+            if (holder is not None and holder not in self.gone_as
+                    and self.inner.slots[holder].on_table and then[holder] != was):
+                rename[was] = then[holder]
+        self.gone_as = {}
+        if not rename:
+            return shot
+        gone = (EventType.POT, EventType.OFF_TABLE)
+        events = tuple(replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
+                       if e.type in gone else e for e in shot.events)
+        return replace(shot, events=events)
 
     def _vote(self, st: TableState, det: BallDetections) -> None:
         """Each visible ball at rest adds its detection's identity probabilities."""

@@ -474,6 +474,8 @@ class RefereeRun(Referee):
         times = self.result.times
         t_e = time.perf_counter()
         shot = self.strokes.update(state)
+        if shot is not None and isinstance(self.tracker, PoolTracker):
+            shot = self.tracker.named_pots(shot)  # a potted ball by its name at rest
         t_f = time.perf_counter()
         times.events += t_f - t_e
         outs: list[dict[str, Any]] = []
