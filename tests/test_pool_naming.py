@@ -64,3 +64,49 @@ def test_a_ball_potted_after_its_track_crossed_over_is_named_by_the_ball_left() 
     named = tr.named_pots(shot)
     assert [e.balls for e in named.events] == [("white",), ("white", "1"), ("3",)]
     assert tr.named_pots(shot) == shot  # said once: the next stroke's record is left alone
+
+
+def _rest(tr: PoolTracker, frame: int, n: int, balls: list) -> tuple[int, object]:
+    st = None
+    for _ in range(n):
+        st = tr.update(frame, _frame(balls))
+        frame += 1
+    return frame, st
+
+
+def test_names_read_again_after_two_tracks_may_have_crossed_over() -> None:
+    """The 15 and the 11 stand side by side (read surely) for 4 s; struck, they pass each
+    other unreadable and the tracker follows them crossed over; 2 s at rest where they stop
+    (read surely again) name each by what it shows there, not by the 4 s its track saw of the
+    other ball."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls())
+    a, b = np.array([400.0, 700.0]), np.array([460.0, 700.0])
+    frame, _ = _rest(tr, 0, 100, [("cue", CUE), ("15", tuple(a)), ("11", tuple(b))])
+    for k in range(1, 8):  # the 11 runs left through where the 15 stood, the 15 right-down
+        pa, pb = a + np.array([40.0 * k, 30.0 * k]), b + np.array([-60.0 * k, -30.0 * k])
+        frame, st = _rest(tr, frame, 1, [("cue", CUE), ("none", tuple(pa)), ("none", tuple(pb))])
+    frame, st = _rest(tr, frame, 50, [("cue", CUE), ("15", tuple(pa)), ("11", tuple(pb))])
+    assert st.pos["15"] == tuple(pa) and st.pos["11"] == tuple(pb)
+
+
+def _biased(lab: str, sure: float, other: str) -> np.ndarray:
+    row = np.zeros(len(LABELS))
+    row[LABELS.index(lab)], row[LABELS.index(other)] = sure, 1.0 - sure
+    return row
+
+
+def test_a_ball_read_surely_outweighs_a_longer_seen_ball_read_unsurely() -> None:
+    """The 11 is read 60 % the 15 every frame (a hard pair on red cloth) for 12 s; the 15 is
+    read surely (99.9 %) for 1 s. One-to-one, the sure one is the 15 (a sum of probabilities
+    gives the 15 to the 11: 0.6 x 300 frames outweighs 25 + 0.4 x 300)."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls())
+    eleven, fifteen = (400.0, 700.0), (900.0, 1400.0)
+    st = None
+    for k in range(300):
+        balls = [("cue", CUE), ("none", eleven)] + ([("none", fifteen)] if k >= 275 else [])
+        det = _frame(balls)
+        det.identity[1] = _biased("15", 0.6, "11")
+        if k >= 275:
+            det.identity[2] = _biased("15", 0.999, "11")
+        st = tr.update(k, det)
+    assert st.pos["15"] == fifteen and st.pos["11"] == eleven
