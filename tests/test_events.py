@@ -270,10 +270,10 @@ def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back(
             assert any("off the table" in n for n in shots[0].needs_review)
 
 
-def _vanish_then_red_moves(delay_frames: int) -> list:
+def _vanish_then_red_moves(delay_frames: int, gap_mm: float = 600.0) -> list:
     """The settled cue ball vanishes (a streak too faint to see) and ``delay_frames`` later a
-    red 600 mm away leaves rest, with nothing moving before; the cue ball is never seen."""
-    white, red = (900.0, 1800.0), (900.0, 2400.0)
+    red ``gap_mm`` away leaves rest, with nothing moving before; the cue ball is never seen."""
+    white, red = (900.0, 2400.0 - gap_mm), (900.0, 2400.0)
     det = StrokeDetector(T, FPS)
     states, k = [], 0
     for _ in range(15):
@@ -301,6 +301,15 @@ def test_a_cue_ball_struck_too_fast_to_see_still_makes_a_stroke():
     assert "disturbed" not in ev
     assert any("not seen moving" in n for n in shots[0].needs_review)
     assert any("not seen after the strike" in n for n in shots[0].needs_review)
+
+
+def test_a_hard_pool_break_too_fast_to_see_still_makes_a_stroke():
+    """A hard pool break: the cue ball, last seen at rest 1.25 m from the rack, is never seen
+    moving (11.8 m/s in the synthetic pool world), and the rack leaves rest 0.12 s later:
+    the cue ball covered the distance at about 10 m/s, faster than a snooker break-off."""
+    shots = _vanish_then_red_moves(2, gap_mm=1250.0)
+    assert len(shots) == 1 and shots[0].events[0].type.value == "strike"
+    assert ("white", "red_01") in [e.balls for e in shots[0].events]
 
 
 def test_no_stroke_inferred_when_the_cue_ball_was_hidden_long_before():

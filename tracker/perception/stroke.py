@@ -88,7 +88,10 @@ class StrokeParams:
     #: struck: the stroke is inferred, s.
     unseen_strike_s: float = 0.5
     #: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
-    max_cue_speed_mm_s: float = 8000.0
+    #: A hard pool break sends the cue ball at 9-13 m/s (a professional's up to about 15 m/s;
+    #: the synthetic pool world's 7 m/s cue gives it 11.8 m/s: bench/pool_synth.py
+    #: --break-speed 7, where 8 m/s here missed every break), a snooker break-off about 7.
+    max_cue_speed_mm_s: float = 15000.0
     #: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
     #: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
     #: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a
