@@ -4,7 +4,7 @@
         [--games nine-ball eight-ball] [--cameras overhead side] [--calibration true|auto]
         [--write-doc]
 
-For each game, camera and seed (0 .. N-1): :func:`tracker.synth.pool_game.play_pool_game`
+For each game, camera and seed (``--first-seed`` .. + N-1, from 0): :func:`tracker.synth.pool_game.play_pool_game`
 plays the break and S strokes on an 8 ft table, the clip is rendered with rolling pool balls
 (1280 x 720, 25 fps) from the ``overhead`` camera (straight down) or the ``side`` camera (the
 elevated end-on TV view, :meth:`CameraModel.broadcast`, looking down the table's length), and
@@ -163,7 +163,8 @@ def pct(a: int, b: int) -> str:
 def section(rows: list[dict], run: dict, args: argparse.Namespace) -> str:
     """The docs/ACCURACY.md section."""
     lines = [f"## {TITLE}", "", measured(run), "",
-             f"Issue 33's first judge line: {args.n} game(s) per game and camera, each the break and "
+             f"Issue 33's first judge line: {args.n} game(s) per game and camera (seeds "
+             f"{args.first_seed}-{args.first_seed + args.n - 1}), each the break and "
              f"up to {args.strokes} strokes by the bot (`tracker/synth/pool_game.py`; the break's "
              f"cue ball at {args.break_speed:g} m/s) on an 8 ft table, rendered with rolling numbered and striped balls at 1280 x 720, 25 fps, and "
              "refereed by `process` with the game's ruleset and the shots' calls as a referee "
@@ -193,6 +194,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the measure; print a JSON row per clip and the section."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1, help="games per game and camera")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="the games' seeds are this .. this + N - 1 (other seeds: games no "
+                         "setting was chosen on)")
     ap.add_argument("--strokes", type=int, default=4, help="strokes after the break")
     ap.add_argument("--games", nargs="+", default=["nine-ball", "eight-ball"])
     ap.add_argument("--cameras", nargs="+", default=["overhead", "side"])
@@ -218,7 +222,7 @@ def main(argv: list[str] | None = None) -> int:
         folder.mkdir(parents=True, exist_ok=True)
         for game in args.games:
             for cam in args.cameras:
-                for seed in range(args.n):
+                for seed in range(args.first_seed, args.first_seed + args.n):
                     rows.append(run_clip(game, cam, seed, args, folder, physics))
                     print(json.dumps(rows[-1]), flush=True)
     cmd = "python bench/pool_synth.py " + " ".join(argv if argv is not None else sys.argv[1:])
