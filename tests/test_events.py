@@ -440,3 +440,22 @@ def test_a_cue_ball_picked_up_and_put_down_elsewhere_is_not_a_stroke():
     assert not _hidden_then_seen_moving(35).under_way
     assert _hidden_then_seen_moving(2).under_way
     assert _hidden_then_seen_moving(35, emerged=True).under_way
+
+
+def test_a_far_ball_whose_detection_jumped_a_few_mm_does_not_hide_a_strike():
+    """The frame before the strike, a ball at rest far away is seen 9 mm from its place (its
+    detection jumped; the tracker calls it moving for a few frames); the cue ball then strikes
+    a red beside it, which moves off at once: one stroke, the red hit first."""
+    white, near = (900.0, 1000.0), (900.0, 1000.0 + T.ball_diameter + 1.0)
+    far, jumped = RED, (RED[0] - 8.0, RED[1] - 5.0)
+    frames = [({"white": white, "red_01": far, "red_02": near}, set())] * 20
+    frames += [({"white": white, "red_01": jumped, "red_02": near}, {"red_01"})] * 2
+    for j in range(1, 16):
+        pos = {"white": (900.0, 1000.0 + 20.0 * j), "red_01": jumped,
+               "red_02": (900.0, near[1] + 50.0 * j)}
+        frames.append((pos, {"white", "red_02"} | ({"red_01"} if j == 1 else set())))
+    frames += [(frames[-1][0], set())] * 30
+    shots = _feed(frames)
+    assert len(shots) == 1
+    first = next(e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls)
+    assert first.balls == ("white", "red_02")

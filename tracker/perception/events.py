@@ -158,7 +158,7 @@ class StrokeDetector:
         # its motion a frame before the cue ball does: what matters is that
         # everything was at rest just before
         first = self.recent[0] if len(self.recent) == 3 else prev
-        others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
+        others_still = not self._stirred(first) or not self._stirred(prev)
         if prev.moving and not first.moving:
             prev = first
         settled = self.white_rest_frames >= int(self.params.white_rest_s * self.fps)
@@ -172,6 +172,15 @@ class StrokeDetector:
                               and bool(st.moving - {B.WHITE}))
         if struck and others_still and settled:
             self._start_stroke(prev, st, hidden, soft, speed)
+
+    def _stirred(self, st: TableState) -> set[str]:
+        """The balls but the cue ball moving at ``st`` and seen more than ``still_jump_mm``
+        from where they last rested (a detection that jumped a few mm is not a ball set
+        moving)."""
+        rest, jump = self.last_rest_pos, self.params.still_jump_mm
+        return {b for b in st.moving - {B.WHITE}
+                if b not in rest or b not in st.pos
+                or float(np.linalg.norm(np.subtract(st.pos[b], rest[b]))) > jump}
 
     def _start_stroke(self, prev: TableState, st: TableState,
                       hidden: tuple[float, tuple[float, float]] | None, soft: bool,

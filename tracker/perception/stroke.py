@@ -54,6 +54,13 @@ class StrokeParams:
     #: for more than its ``relocate_frames`` (5 frames, 0.2 s at 25 fps) through ``emerged``;
     #: shorter hidings (a cue passing over it) are strikes as before, s.
     hidden_hand_s: float = 0.3
+    #: A ball the tracker calls moving at a strike, but seen within this many mm of where it
+    #: rested, does not stop the strike from being a stroke (everything else must be at rest
+    #: before a stroke): its detection jumped (a re-measure of a ball at rest, a neighbour's
+    #: shadow), it was not set moving. A ball at rest in the synthetic pool world jumped 9 mm
+    #: at the far end of an overhead view the frame before a strike, and the stroke was
+    #: missed (bench/pool_synth.py eight-ball overhead seed 1), mm.
+    still_jump_mm: float = 15.0
     #: All balls at rest this long ends the stroke, s.
     settle_s: float = 0.6
     #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
