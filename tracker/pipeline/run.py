@@ -169,7 +169,7 @@ class RefereeRun(Referee):
             if is_pool(rules.balls):  # the pool balls named from the first picture on
                 self._fresh_perception(rules)
             start = observed_start(self.detector, self.tracker, first, self.players,
-                                    len(rules.balls.reds), self.identity)
+                                    len(rules.balls.reds), self.identity, rules)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
                 return None
