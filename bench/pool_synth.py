@@ -117,16 +117,22 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
     from tracker.synth.render import RenderStyle
     from tracker.synth.video import write_clip
 
-    params = PoolGameParams(strokes=args.strokes, break_speed=args.break_speed)
-    world = play_pool_game(game, seed, params, physics=physics)
-    cam = pool_camera(camera_name, world.table)
     name = f"{game}_{camera_name}_{seed}"
     cloths = sorted(POOL_CLOTHS)
     cloth = cloths[(seed + len(game) + len(camera_name)) % len(cloths)]
-    style = RenderStyle(seed=seed, cloth_rgb=POOL_CLOTHS[cloth])
     t0 = time.perf_counter()
-    write_clip(world, cam, folder, name, style, progress=False,
-               renderer=RollingPoolRenderer(cam, world.table, style, seed=seed))
+    made = [folder / f"{name}{ext}" for ext in (".mp4", ".gt.json.gz", ".log.jsonl")]
+    if args.reuse and all(p.exists() for p in made):
+        table = physics.table  # the clip kept by an earlier --keep run with these settings
+    else:
+        params = PoolGameParams(strokes=args.strokes, break_speed=args.break_speed)
+        world = play_pool_game(game, seed, params, physics=physics)
+        table = world.table
+        style = RenderStyle(seed=seed, cloth_rgb=POOL_CLOTHS[cloth])
+        write_clip(world, pool_camera(camera_name, table), folder, name, style, progress=False,
+                   renderer=RollingPoolRenderer(pool_camera(camera_name, table), table, style,
+                                                seed=seed))
+    cam = pool_camera(camera_name, table)
     t_render = time.perf_counter() - t0
     with gzip.open(folder / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
@@ -134,7 +140,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
                             "detector": args.detector,
                             "spoken": spoken_from_log(folder / f"{name}.log.jsonl")}
     if args.calibration == "true":
-        opts["calibration"] = true_profile(cam, world.table)
+        opts["calibration"] = true_profile(cam, table)
     t0 = time.perf_counter()
     try:
         res = process_video(folder / f"{name}.mp4", folder / f"out_{name}", **opts)
@@ -144,7 +150,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
                "pots_pocket": 0, "wrong": [f"process refused the video: {exc}"]}
     else:
         row = score_clip(gt, res)
-    row.update(game=game, camera=camera_name, seed=seed, cloth=cloth, frames=len(world.frames),
+    row.update(game=game, camera=camera_name, seed=seed, cloth=cloth, frames=len(gt["frames"]),
                render_s=round(t_render, 1), process_s=round(time.perf_counter() - t0, 1))
     return row
 
@@ -208,8 +214,13 @@ def main(argv: list[str] | None = None) -> int:
                          "classifier, the others by their colours")
     ap.add_argument("--keep", type=Path, default=None,
                     help="keep the clips, their truth and process's outputs in this folder")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: referee the clips already in that folder (made by an "
+                         "earlier --keep run with the same settings) instead of making them")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
+    if args.reuse and args.keep is None:
+        ap.error("--reuse needs --keep FOLDER (the folder of the clips to referee again)")
     from calibration.table import TableGeometry
     from tracker.evaluate import replace_section
     from tracker.synth.physics import Physics
