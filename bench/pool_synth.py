@@ -4,7 +4,7 @@
         [--games nine-ball eight-ball] [--cameras overhead side] [--calibration true|auto]
         [--write-doc]
 
-For each game, camera and seed (0 .. N-1): :func:`tracker.synth.pool_game.play_pool_game`
+For each game, camera and seed (``--first-seed`` .. + N-1, from 0): :func:`tracker.synth.pool_game.play_pool_game`
 plays the break and S strokes on an 8 ft table, the clip is rendered with rolling pool balls
 (1280 x 720, 25 fps) from the ``overhead`` camera (straight down) or the ``side`` camera (the
 elevated end-on TV view, :meth:`CameraModel.broadcast`, looking down the table's length), and
@@ -117,16 +117,22 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
     from tracker.synth.render import RenderStyle
     from tracker.synth.video import write_clip
 
-    params = PoolGameParams(strokes=args.strokes, break_speed=args.break_speed)
-    world = play_pool_game(game, seed, params, physics=physics)
-    cam = pool_camera(camera_name, world.table)
     name = f"{game}_{camera_name}_{seed}"
     cloths = sorted(POOL_CLOTHS)
     cloth = cloths[(seed + len(game) + len(camera_name)) % len(cloths)]
-    style = RenderStyle(seed=seed, cloth_rgb=POOL_CLOTHS[cloth])
     t0 = time.perf_counter()
-    write_clip(world, cam, folder, name, style, progress=False,
-               renderer=RollingPoolRenderer(cam, world.table, style, seed=seed))
+    made = [folder / f"{name}{ext}" for ext in (".mp4", ".gt.json.gz", ".log.jsonl")]
+    if args.reuse and all(p.exists() for p in made):
+        table = physics.table  # the clip kept by an earlier --keep run with these settings
+    else:
+        params = PoolGameParams(strokes=args.strokes, break_speed=args.break_speed)
+        world = play_pool_game(game, seed, params, physics=physics)
+        table = world.table
+        style = RenderStyle(seed=seed, cloth_rgb=POOL_CLOTHS[cloth])
+        write_clip(world, pool_camera(camera_name, table), folder, name, style, progress=False,
+                   renderer=RollingPoolRenderer(pool_camera(camera_name, table), table, style,
+                                                seed=seed))
+    cam = pool_camera(camera_name, table)
     t_render = time.perf_counter() - t0
     with gzip.open(folder / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
@@ -134,7 +140,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
                             "detector": args.detector,
                             "spoken": spoken_from_log(folder / f"{name}.log.jsonl")}
     if args.calibration == "true":
-        opts["calibration"] = true_profile(cam, world.table)
+        opts["calibration"] = true_profile(cam, table)
     t0 = time.perf_counter()
     try:
         res = process_video(folder / f"{name}.mp4", folder / f"out_{name}", **opts)
@@ -144,7 +150,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
                "pots_pocket": 0, "wrong": [f"process refused the video: {exc}"]}
     else:
         row = score_clip(gt, res)
-    row.update(game=game, camera=camera_name, seed=seed, cloth=cloth, frames=len(world.frames),
+    row.update(game=game, camera=camera_name, seed=seed, cloth=cloth, frames=len(gt["frames"]),
                render_s=round(t_render, 1), process_s=round(time.perf_counter() - t0, 1))
     return row
 
@@ -163,7 +169,8 @@ def pct(a: int, b: int) -> str:
 def section(rows: list[dict], run: dict, args: argparse.Namespace) -> str:
     """The docs/ACCURACY.md section."""
     lines = [f"## {TITLE}", "", measured(run), "",
-             f"Issue 33's first judge line: {args.n} game(s) per game and camera, each the break and "
+             f"Issue 33's first judge line: {args.n} game(s) per game and camera (seeds "
+             f"{args.first_seed}-{args.first_seed + args.n - 1}), each the break and "
              f"up to {args.strokes} strokes by the bot (`tracker/synth/pool_game.py`; the break's "
              f"cue ball at {args.break_speed:g} m/s) on an 8 ft table, rendered with rolling numbered and striped balls at 1280 x 720, 25 fps, and "
              "refereed by `process` with the game's ruleset and the shots' calls as a referee "
@@ -193,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run the measure; print a JSON row per clip and the section."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--n", type=int, default=1, help="games per game and camera")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="the games' seeds are this .. this + N - 1 (other seeds: games no "
+                         "setting was chosen on)")
     ap.add_argument("--strokes", type=int, default=4, help="strokes after the break")
     ap.add_argument("--games", nargs="+", default=["nine-ball", "eight-ball"])
     ap.add_argument("--cameras", nargs="+", default=["overhead", "side"])
@@ -202,8 +212,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", choices=("auto", "colour", "learned"), default="auto",
                     help="as process --detector: learned names the balls with the learned pool "
                          "classifier, the others by their colours")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="keep the clips, their truth and process's outputs in this folder")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --keep: referee the clips already in that folder (made by an "
+                         "earlier --keep run with the same settings) instead of making them")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
+    if args.reuse and args.keep is None:
+        ap.error("--reuse needs --keep FOLDER (the folder of the clips to referee again)")
     from calibration.table import TableGeometry
     from tracker.evaluate import replace_section
     from tracker.synth.physics import Physics
@@ -212,10 +229,12 @@ def main(argv: list[str] | None = None) -> int:
     rows = []
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp) if args.keep is None else args.keep
+        folder.mkdir(parents=True, exist_ok=True)
         for game in args.games:
             for cam in args.cameras:
-                for seed in range(args.n):
-                    rows.append(run_clip(game, cam, seed, args, Path(tmp), physics))
+                for seed in range(args.first_seed, args.first_seed + args.n):
+                    rows.append(run_clip(game, cam, seed, args, folder, physics))
                     print(json.dumps(rows[-1]), flush=True)
     cmd = "python bench/pool_synth.py " + " ".join(argv if argv is not None else sys.argv[1:])
     text = section(rows, run_info(cmd.strip(), time.perf_counter() - t0), args)

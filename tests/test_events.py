@@ -270,10 +270,10 @@ def test_off_table_from_the_tracker_becomes_an_event_unless_the_ball_comes_back(
             assert any("off the table" in n for n in shots[0].needs_review)
 
 
-def _vanish_then_red_moves(delay_frames: int) -> list:
+def _vanish_then_red_moves(delay_frames: int, gap_mm: float = 600.0) -> list:
     """The settled cue ball vanishes (a streak too faint to see) and ``delay_frames`` later a
-    red 600 mm away leaves rest, with nothing moving before; the cue ball is never seen."""
-    white, red = (900.0, 1800.0), (900.0, 2400.0)
+    red ``gap_mm`` away leaves rest, with nothing moving before; the cue ball is never seen."""
+    white, red = (900.0, 2400.0 - gap_mm), (900.0, 2400.0)
     det = StrokeDetector(T, FPS)
     states, k = [], 0
     for _ in range(15):
@@ -301,6 +301,15 @@ def test_a_cue_ball_struck_too_fast_to_see_still_makes_a_stroke():
     assert "disturbed" not in ev
     assert any("not seen moving" in n for n in shots[0].needs_review)
     assert any("not seen after the strike" in n for n in shots[0].needs_review)
+
+
+def test_a_hard_pool_break_too_fast_to_see_still_makes_a_stroke():
+    """A hard pool break: the cue ball, last seen at rest 1.25 m from the rack, is never seen
+    moving (11.8 m/s in the synthetic pool world), and the rack leaves rest 0.12 s later:
+    the cue ball covered the distance at about 10 m/s, faster than a snooker break-off."""
+    shots = _vanish_then_red_moves(2, gap_mm=1250.0)
+    assert len(shots) == 1 and shots[0].events[0].type.value == "strike"
+    assert ("white", "red_01") in [e.balls for e in shots[0].events]
 
 
 def test_no_stroke_inferred_when_the_cue_ball_was_hidden_long_before():
@@ -398,3 +407,55 @@ def test_a_ball_struck_against_another_that_passes_the_motion_on_keeps_its_conta
     contacts = [e.balls for e in shots[0].events if e.type.value == "contact"]
     assert ("white", "red_01") in contacts and ("red_01", "red_02") in contacts
     assert not any("stands where it stood" in n for n in shots[0].needs_review)
+
+
+def _hidden_then_seen_moving(hidden_frames: int, emerged: bool = False) -> StrokeDetector:
+    """The cue ball rests, is held at its place unseen for ``hidden_frames`` (picked up, or a
+    cue over it), then is seen 240 mm away moving on at 1.5 m/s to rest; the detector after."""
+    white, red = (650.0, 2050.0), (300.0, 1000.0)
+    det = StrokeDetector(T, FPS)
+    k = 0
+
+    def feed(pos: dict, moving: set, visible: set, em: dict | None = None) -> None:
+        nonlocal k
+        det.update(TableState(k, k / FPS, pos, moving, visible, [], [], emerged=em or {}))
+        k += 1
+
+    for _ in range(15):
+        feed({"white": white, "red_01": red}, set(), {"white", "red_01"})
+    for _ in range(hidden_frames):
+        feed({"white": white, "red_01": red}, set(), {"red_01"})
+    for j in range(6):
+        p = (white[0] + 235.0, white[1] + 60.0 * j - 20.0)
+        em = {"white": ((k - 1) / FPS, (white[0] + 200.0, white[1]))} if emerged and j == 0 else None
+        feed({"white": p, "red_01": red}, {"white"}, {"white", "red_01"}, em)
+    return det
+
+
+def test_a_cue_ball_picked_up_and_put_down_elsewhere_is_not_a_stroke():
+    """Ball in hand after a pool foul: the cue ball picked up from where it stopped (held there
+    unseen by the tracker) is seen again sliding down elsewhere: not a stroke. Hidden for only a
+    frame or two (a cue over it), or seen by the tracker coming out of hiding struck
+    (``emerged``), it is a stroke as before."""
+    assert not _hidden_then_seen_moving(35).under_way
+    assert _hidden_then_seen_moving(2).under_way
+    assert _hidden_then_seen_moving(35, emerged=True).under_way
+
+
+def test_a_far_ball_whose_detection_jumped_a_few_mm_does_not_hide_a_strike():
+    """The frame before the strike, a ball at rest far away is seen 9 mm from its place (its
+    detection jumped; the tracker calls it moving for a few frames); the cue ball then strikes
+    a red beside it, which moves off at once: one stroke, the red hit first."""
+    white, near = (900.0, 1000.0), (900.0, 1000.0 + T.ball_diameter + 1.0)
+    far, jumped = RED, (RED[0] - 8.0, RED[1] - 5.0)
+    frames = [({"white": white, "red_01": far, "red_02": near}, set())] * 20
+    frames += [({"white": white, "red_01": jumped, "red_02": near}, {"red_01"})] * 2
+    for j in range(1, 16):
+        pos = {"white": (900.0, 1000.0 + 20.0 * j), "red_01": jumped,
+               "red_02": (900.0, near[1] + 50.0 * j)}
+        frames.append((pos, {"white", "red_02"} | ({"red_01"} if j == 1 else set())))
+    frames += [(frames[-1][0], set())] * 30
+    shots = _feed(frames)
+    assert len(shots) == 1
+    first = next(e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls)
+    assert first.balls == ("white", "red_02")

@@ -54,6 +54,8 @@ class StrokeDetector:
         self.n_shots = 0
         self.last_rest_pos: dict[str, tuple[float, float]] = {}
         self.white_rest_frames = 0
+        #: how many frames in a row the cue ball has been held at its place unseen
+        self.white_hidden_frames = 0
         self.recent: list[TableState] = []
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
@@ -132,7 +134,14 @@ class StrokeDetector:
             self.white_gone = (prev.t, st.pos[B.WHITE])
         if self._unseen_strike(prev, st):
             return
+        hidden_long = self.white_hidden_frames > self.params.hidden_hand_s * self.fps
+        self.white_hidden_frames = (self.white_hidden_frames + 1 if B.WHITE in st.pos
+                                    and B.WHITE not in st.visible else 0)
         if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
+            if hidden_long and B.WHITE not in prev.visible and B.WHITE not in st.emerged:
+                # picked up and now put down by hand elsewhere (ball in hand), not struck
+                self.white_rest_frames = 0
+                return
             self._strike(prev, st)
 
     def _strike(self, prev: TableState, st: TableState) -> None:
@@ -149,7 +158,7 @@ class StrokeDetector:
         # its motion a frame before the cue ball does: what matters is that
         # everything was at rest just before
         first = self.recent[0] if len(self.recent) == 3 else prev
-        others_still = not (first.moving - {B.WHITE}) or not (prev.moving - {B.WHITE})
+        others_still = not self._stirred(first) or not self._stirred(prev)
         if prev.moving and not first.moving:
             prev = first
         settled = self.white_rest_frames >= int(self.params.white_rest_s * self.fps)
@@ -163,6 +172,15 @@ class StrokeDetector:
                               and bool(st.moving - {B.WHITE}))
         if struck and others_still and settled:
             self._start_stroke(prev, st, hidden, soft, speed)
+
+    def _stirred(self, st: TableState) -> set[str]:
+        """The balls but the cue ball moving at ``st`` and seen more than ``still_jump_mm``
+        from where they last rested (a detection that jumped a few mm is not a ball set
+        moving)."""
+        rest, jump = self.last_rest_pos, self.params.still_jump_mm
+        return {b for b in st.moving - {B.WHITE}
+                if b not in rest or b not in st.pos
+                or float(np.linalg.norm(np.subtract(st.pos[b], rest[b]))) > jump}
 
     def _start_stroke(self, prev: TableState, st: TableState,
                       hidden: tuple[float, tuple[float, float]] | None, soft: bool,

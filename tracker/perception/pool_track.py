@@ -3,11 +3,14 @@
 :class:`PoolTracker` holds a :class:`tracker.perception.track.Tracker` over
 :func:`tracker.perception.pool_identity.seen_balls` (the cue ball matched alone, the object
 balls followed by position as snooker's reds are) and names each followed object ball: every
-frame a ball at rest votes, with its detection's identity probabilities
-(:attr:`BallDetections.identity`), for the numbers it may be; while every ball rests the
+frame a ball at rest votes, with the logs of its detection's identity probabilities
+(:attr:`BallDetections.identity`), for the numbers it may be (the votes of two balls whose
+tracks may have crossed over fade); while every ball rests the
 names are given again by a one-to-one assignment maximising the votes (so a name never
 changes during a stroke: pots, contacts and cushions are reported by the name the ball had
-when the stroke began). Its :meth:`update` returns the :class:`TableState` under the pool ball
+when the stroke began; but a ball potted or gone off the table is named, when the stroke ends,
+by the name its track holds once the balls left on the table are named again at rest:
+:meth:`named_pots`). Its :meth:`update` returns the :class:`TableState` under the pool ball
 set's ids (``white``, ``1``..``15``), what the stroke detector and the pool rules take.
 """
 
@@ -23,6 +26,7 @@ from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
+from tracker.records.shot import EventType, Shot
 from tracker.rules.ballset import BallSet
 
 
@@ -33,15 +37,30 @@ class PoolTrackParams:
     Attributes:
         match_radii: a followed ball takes the identity of the detection within this many ball
             radii of its position (mm).
-        seed_votes: the votes a ball seeded with a known name starts with for that name (a
-            frame's vote is at most 1).
+        vote_floor: a frame's vote for a number is the log of its probability over this floor
+            (probabilities below it count as it: 0); so a ball read surely as one number, frame
+            after frame, counts strongly against its being another (a naive Bayes' sum of log
+            probabilities), where a sum of probabilities lets a long-seen ball outvote a
+            sure one. A frame's vote is at most ``-log(vote_floor)`` (6.9).
+        seed_votes: the votes a ball seeded with a known name starts with for that name, in
+            frames of a sure reading.
         decay: each frame the votes are multiplied by this (old evidence fades: about 10 s at
             25 fps to halve).
+        crossing_radii: two followed object balls, one of them moving, whose centres are
+            within this many ball radii (two ball widths) may have had their tracks crossed
+            over (a crowd, the break: the tracker follows by position) ...
+        crossing_decay: ... so each frame they are, the votes of both are multiplied by this:
+            what a track saw before may be the other ball's; where it comes to rest the ball's
+            own votes soon outweigh it. A ball struck alone, from rest into a pocket, keeps
+            what it showed at rest (its name by elimination stays sure).
     """
 
     match_radii: float = 1.0
+    vote_floor: float = 1e-3
     seed_votes: float = 5.0
     decay: float = 0.9973
+    crossing_radii: float = 4.0
+    crossing_decay: float = 0.3
 
 
 class PoolTracker:
@@ -71,6 +90,9 @@ class PoolTracker:
         self.inner.reset()
         self.votes = np.zeros((len(self.slots_ids), len(self.numbers)))
         self.names = dict(zip(self.slots_ids, self.numbers, strict=True))
+        #: slot -> (the name it was reported potted or off the table under, every slot's name
+        #: then), until the stroke's record is named again (:meth:`named_pots`)
+        self.gone_as: dict[str, tuple[str, dict[str, str]]] = {}
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (pool ball id -> mm): each named ball takes a slot with
@@ -81,7 +103,7 @@ class PoolTracker:
             if number in positions:
                 slot = self.slots_ids[i]
                 inner[slot] = positions[number]
-                self.votes[i, i] = self.params.seed_votes
+                self.votes[i, i] = self.params.seed_votes * -np.log(self.params.vote_floor)
         if "white" in positions:
             inner["white"] = positions["white"]
         self.inner.seed(inner)
@@ -112,11 +134,37 @@ class PoolTracker:
         self._vote(st, det)
         if not st.moving:
             self._name()
+        for slot in [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]:
+            if slot != "white":
+                self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
+
+    def named_pots(self, shot: Shot) -> Shot:
+        """The stroke's record ``shot`` with each object ball potted (or gone off the table)
+        during it named by the name its track holds now, the stroke ended: two balls' tracks
+        can cross over in a crowd (the break), so the track that went down carried the other
+        ball's name while moving; once the balls left rest, the one-to-one naming by their
+        votes (:meth:`_name`) gives the name back to the ball still on the table: the potted
+        one then takes the name that ball's track had when it went down. Contacts keep the
+        names the balls had when struck."""
+        rename: dict[str, str] = {}
+        for slot, (was, then) in self.gone_as.items():
+            holder = next((s for s, n in self.names.items() if n == was and s != slot), None)
+            if (holder is not None and holder not in self.gone_as
+                    and self.inner.slots[holder].on_table and then[holder] != was):
+                rename[was] = then[holder]
+        self.gone_as = {}
+        if not rename:
+            return shot
+        gone = (EventType.POT, EventType.OFF_TABLE)
+        events = tuple(replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
+                       if e.type in gone else e for e in shot.events)
+        return replace(shot, events=events)
 
     def _vote(self, st: TableState, det: BallDetections) -> None:
         """Each visible ball at rest adds its detection's identity probabilities."""
         self.votes *= self.params.decay
+        self._crossings(st)
         if det.identity is None or not len(det):
             return
         reach = self.params.match_radii * self.table.ball_radius
@@ -126,7 +174,23 @@ class PoolTracker:
             d = np.linalg.norm(det.mm - np.asarray(st.pos[slot]), axis=1)
             j = int(np.argmin(d))
             if d[j] <= reach:
-                self.votes[i] += det.identity[j, self._cols]
+                p = np.maximum(det.identity[j, self._cols], self.params.vote_floor)
+                self.votes[i] += np.log(p / self.params.vote_floor)
+
+    def _crossings(self, st: TableState) -> None:
+        """Votes faded for the object balls whose tracks may have crossed over this frame
+        (:attr:`PoolTrackParams.crossing_radii`)."""
+        here = [i for i, b in enumerate(self.slots_ids) if b in st.pos]
+        if not (set(st.moving) - {"white"}) or len(here) < 2:
+            return
+        pos = np.array([st.pos[self.slots_ids[i]] for i in here], float)
+        moving = np.array([self.slots_ids[i] in st.moving for i in here])
+        near = (np.linalg.norm(pos[:, None] - pos[None], axis=2)
+                <= self.params.crossing_radii * self.table.ball_radius)
+        np.fill_diagonal(near, False)
+        near &= moving[:, None] | moving[None, :]
+        hit = np.asarray(here)[near.any(axis=1)]
+        self.votes[hit] *= self.params.crossing_decay
 
     def _name(self) -> None:
         """The names by a one-to-one assignment maximising the votes."""

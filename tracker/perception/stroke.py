@@ -47,6 +47,20 @@ class StrokeParams:
     #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
     #: hand: real broadcast clips 7 and 11).
     hand_start_speed_mm_s: float = 2000.0
+    #: A cue ball hidden at rest longer than this (picked up: ball in hand after a pool foul),
+    #: then seen again away from its place, moving, without the tracker having seen it come
+    #: out of hiding struck (``TableState.emerged``), is being put down by hand, not struck:
+    #: its rest is counted again from there. The tracker follows a ball struck while hidden
+    #: for more than its ``relocate_frames`` (5 frames, 0.2 s at 25 fps) through ``emerged``;
+    #: shorter hidings (a cue passing over it) are strikes as before, s.
+    hidden_hand_s: float = 0.3
+    #: A ball the tracker calls moving at a strike, but seen within this many mm of where it
+    #: rested, does not stop the strike from being a stroke (everything else must be at rest
+    #: before a stroke): its detection jumped (a re-measure of a ball at rest, a neighbour's
+    #: shadow), it was not set moving. A ball at rest in the synthetic pool world jumped 9 mm
+    #: at the far end of an overhead view the frame before a strike, and the stroke was
+    #: missed (bench/pool_synth.py eight-ball overhead seed 1), mm.
+    still_jump_mm: float = 15.0
     #: All balls at rest this long ends the stroke, s.
     settle_s: float = 0.6
     #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
@@ -81,7 +95,10 @@ class StrokeParams:
     #: struck: the stroke is inferred, s.
     unseen_strike_s: float = 0.5
     #: The fastest a struck cue ball travels, mm/s: the object ball must be within reach of it.
-    max_cue_speed_mm_s: float = 8000.0
+    #: A hard pool break sends the cue ball at 9-13 m/s (a professional's up to about 15 m/s;
+    #: the synthetic pool world's 7 m/s cue gives it 11.8 m/s: bench/pool_synth.py
+    #: --break-speed 7, where 8 m/s here missed every break), a snooker break-off about 7.
+    max_cue_speed_mm_s: float = 15000.0
     #: A ball taken to have left rest at a contact that, when the stroke ends, stands within this
     #: many mm of where it stood and set no ball moving itself was not touched: on a TV view a ball
     #: passing in front of a ball at rest hides part of it, and the rest ball's centre jumps a

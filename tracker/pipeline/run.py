@@ -169,7 +169,7 @@ class RefereeRun(Referee):
             if is_pool(rules.balls):  # the pool balls named from the first picture on
                 self._fresh_perception(rules)
             start = observed_start(self.detector, self.tracker, first, self.players,
-                                    len(rules.balls.reds), self.identity)
+                                    len(rules.balls.reds), self.identity, rules)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
                 return None
@@ -474,6 +474,8 @@ class RefereeRun(Referee):
         times = self.result.times
         t_e = time.perf_counter()
         shot = self.strokes.update(state)
+        if shot is not None and isinstance(self.tracker, PoolTracker):
+            shot = self.tracker.named_pots(shot)  # a potted ball by its name at rest
         t_f = time.perf_counter()
         times.events += t_f - t_e
         outs: list[dict[str, Any]] = []
