@@ -295,9 +295,19 @@ class PoolRules(PoolInputRules):
         whose own rail rule is stricter)."""
         f = s.facts
         if not f.first:
+            moved = self._moved_unseen(s)
+            if moved:  # something hit them: a contact the camera missed, no evidence of a foul
+                s.review.append(f"the camera saw no contact, yet the {' and the '.join(moved)} "
+                                "moved: no foul called; check which ball was hit first")
+                return []
             return [self._foul("no_contact")]
         out = []
         if not f.first & legal:
+            if f.cue_contacts and f.cue_contacts[0].confidence < self.options.review_confidence:
+                s.review.append(f"the camera is not sure the cue ball hit the "
+                                f"{min(f.first, key=_number)} first (it had to hit {words}): "
+                                "no foul called; check it")
+                return []
             out.append(self._foul("wrong_ball_first", min(f.first, key=_number), words))
         elif f.first - legal:
             s.review.append(f"the cue ball met {' and '.join(sorted(f.first, key=_number))} at "
@@ -305,6 +315,19 @@ class PoolRules(PoolInputRules):
         if not s.is_break and not f.potted and not self._rail_after_contact(s):
             out.append(self._foul("no_rail"))
         return out
+
+    def _moved_unseen(self, s: PoolStroke) -> list[str]:
+        """Object balls the record shows moved in a stroke with no contact seen: gone (potted,
+        off the table), or at rest more than a ball's diameter from where they stood."""
+        f = s.facts
+        gone = [b for b in (*f.potted, *f.objects_off)]
+        after = s.shot.positions_after
+        if s.pre is None or after is None:
+            return sorted(set(gone), key=_number)
+        far = 2.0 * self.table.ball_radius
+        moved = [b for b, p in s.pre.items() if b != WHITE and b in after
+                 and math.dist(p, after[b]) > far]
+        return sorted(set(gone) | set(moved), key=_number)
 
     @staticmethod
     def _rail_after_contact(s: PoolStroke) -> bool:
