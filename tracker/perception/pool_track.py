@@ -23,6 +23,7 @@ from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
+from tracker.records.shot import EventType, Shot
 from tracker.rules.ballset import BallSet
 
 
@@ -149,3 +150,26 @@ class PoolTracker:
             appeared=[n(b) for b in st.appeared], off=[(n(b), t, c) for b, t, c in st.off],
             pending_pots=[(n(b), k, t) for b, k, t in st.pending_pots],
             emerged={n(b): v for b, v in st.emerged.items()})
+
+    def name_certainty(self, name: str) -> float:
+        """How sure the naming is that the ball called ``name`` is that ball: its votes for
+        the name against those for its likeliest other name, 0.5 (as likely the other) ..
+        1 (no other name has a vote); 1 for the cue ball, 0.5 for a name no slot holds."""
+        if name == "white":
+            return 1.0
+        slots = [i for i, s in enumerate(self.slots_ids) if self.names.get(s) == name]
+        if not slots:
+            return 0.5
+        v = self.votes[slots[0]]
+        own = float(v[self.numbers.index(name)])
+        rival = float(np.delete(v, self.numbers.index(name)).max(initial=0.0))
+        return own / (own + rival) if own + rival > 0 else 0.5
+
+    def surely_named(self, shot: Shot) -> Shot:
+        """``shot`` with each contact's confidence no higher than how sure the naming is of
+        the balls it names (:meth:`name_certainty`): a foul that rests on which ball was hit
+        first is called only when the camera can tell the balls apart."""
+        events = tuple(
+            replace(e, confidence=min([e.confidence, *(self.name_certainty(b) for b in e.balls)]))
+            if e.type == EventType.CONTACT else e for e in shot.events)
+        return replace(shot, events=events)
