@@ -13,7 +13,7 @@ from pool_shots import codes, play, pshot, rack
 from calibration.table import TableGeometry
 from tracker.perception.pool_identity import LABELS, POOL_COLOUR, colour_identity
 from tracker.perception.pool_track import PoolTracker
-from tracker.records.shot import Event, EventType
+from tracker.records.shot import EventType
 from tracker.rules.ballset import pool_balls
 
 FOUR_RAILS = ("2", "4", "5", "6")
