@@ -118,3 +118,15 @@ def test_the_colour_identity_adapts_to_a_dim_cast_picture():
     fixed = [LABELS[k] for k in
              colour_identity(img, px, radii, replace(POOL_COLOUR, balance=False)).argmax(1)]
     assert fixed != truth  # the fixed thresholds: the blown 1 white, the dim 7 black
+
+
+def test_a_rack_seen_through_a_hand_is_a_rack_to_break():
+    rules, _ = rack("nine-ball")
+    fx, fy = rules.table.foot_spot
+    # the detector merges the racked balls into four, and finds a hand at the other end
+    seen = {"5": (fx, fy - 60), "7": (fx - 30, fy), "8": (fx + 30, fy), "9": (fx, fy + 60),
+            "3": (400.0, 300.0), "white": (500.0, 250.0)}
+    assert rules.rack_seen(seen) and not rules.racked(seen)
+    spread = {"5": (fx, fy - 60), "7": (fx - 30, fy), "8": (300.0, 900.0), "9": (900.0, 700.0),
+              "3": (400.0, 300.0), "white": (500.0, 250.0)}
+    assert not rules.rack_seen(spread)  # a rack broken: mid-rack

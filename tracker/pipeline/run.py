@@ -170,6 +170,9 @@ class RefereeRun(Referee):
                 self._fresh_perception(rules)
             start = observed_start(self.detector, self.tracker, first, self.players,
                                     len(rules.balls.reds), self.identity)
+            if start.positions and getattr(rules, "rack_seen", None) is not None \
+                    and rules.rack_seen(start.positions):  # a pool rack: every ball, a break
+                start = replace(start, positions=None)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
                 return None

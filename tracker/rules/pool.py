@@ -45,6 +45,12 @@ WHITE = "white"
 #: (a racked triangle of 15 reaches about 7 radii from its apex on the foot spot).
 RACK_REACH_RADII = 9.0
 
+#: A picture of a rack to break (:meth:`PoolRules.rack_seen`): at least this many object balls
+#: found around the foot spot ...
+RACK_SEEN_MIN = 4
+#: ... and at least this share of the object balls found (the others: a hand, a cue).
+RACK_SEEN_SHARE = 0.75
+
 
 def pool_table(table: TableGeometry | None) -> TableGeometry:
     """A 9 ft pool table, or ``table``'s size with pool markings (a match log's ``table``
@@ -117,6 +123,21 @@ class PoolRules(PoolInputRules):
         reach = RACK_REACH_RADII * t.ball_radius
         ends = (t.foot_spot, (t.foot_spot[0], t.length - t.foot_spot[1]))
         return any(all(math.dist(p, end) <= reach for p in objs) for end in ends)
+
+    def rack_seen(self, positions: Mapping[str, Position]) -> bool:
+        """Whether a picture whose balls the camera found at ``positions`` shows a rack still
+        to be broken, as a camera sees one: the rack's touching balls merge (fewer found than
+        racked), and a hand or a cue over the table adds a few more elsewhere. At least
+        ``RACK_SEEN_MIN`` object balls within ``RACK_REACH_RADII`` ball radii of one foot spot
+        (either end) and at least ``RACK_SEEN_SHARE`` of those found there."""
+        objs = [p for b, p in positions.items() if b != WHITE]
+        t = self.table
+        reach = RACK_REACH_RADII * t.ball_radius
+        for end in (t.foot_spot, (t.foot_spot[0], t.length - t.foot_spot[1])):
+            near = sum(math.dist(p, end) <= reach for p in objs)
+            if near >= RACK_SEEN_MIN and near >= RACK_SEEN_SHARE * len(objs):
+                return True
+        return False
 
     # ------------------------------------------------------------------ queries
     def ball_on_label(self, st: FrameState) -> str:  # pragma: no cover - each game's own
