@@ -130,3 +130,28 @@ def test_a_rack_seen_through_a_hand_is_a_rack_to_break():
     spread = {"5": (fx, fy - 60), "7": (fx - 30, fy), "8": (300.0, 900.0), "9": (900.0, 700.0),
               "3": (400.0, 300.0), "white": (500.0, 250.0)}
     assert not rules.rack_seen(spread)  # a rack broken: mid-rack
+
+
+def test_a_nine_potted_unsure_does_not_end_the_rack():
+    rules, st = _b_to_play()
+    st = replace(st, on_table=frozenset({"9"}))  # the 9 alone left: the ball on
+    shot = pshot(2, "9", pots=("9",))
+    unsure = replace(shot, events=tuple(replace(e, confidence=0.5) if e.type == EventType.POT
+                                        else e for e in shot.events))
+    dec, after = play(rules, st, unsure)
+    assert not dec.frame_over and any("not sure the ball potted was the 9" in r
+                                      for r in dec.needs_review)
+    dec, after = play(rules, st, shot)
+    assert dec.frame_over and after.end_reason == "nine_ball"
+
+
+def test_a_potted_ball_keeps_its_name_and_no_ball_on_the_table_takes_it():
+    tr = PoolTracker(TableGeometry.pool(9), 25.0, balls=pool_balls())
+    one = next(s for s in tr.slots_ids if tr.name_of(s) == "1")
+    other = next(s for s in tr.slots_ids if tr.name_of(s) == "9")
+    gone = tr.inner.slots[one]
+    gone.pos, gone.on_table = np.array([30.0, 30.0]), False  # the 1 potted
+    tr.votes[:] = 0.0
+    tr.votes[tr.slots_ids.index(other), tr.numbers.index("1")] = 5.0  # the 9 now looks like a 1
+    tr._name()
+    assert tr.name_of(one) == "1" and tr.name_of(other) != "1"

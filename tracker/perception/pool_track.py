@@ -130,11 +130,20 @@ class PoolTracker:
                 self.votes[i] += det.identity[j, self._cols]
 
     def _name(self) -> None:
-        """The names by a one-to-one assignment maximising the votes."""
-        rows, cols = linear_sum_assignment(-self.votes)
+        """The names by a one-to-one assignment maximising the votes, among the balls still
+        in play: a ball gone (potted, off the table) keeps its name, and no ball on the table
+        takes it (the referee has it off the table)."""
+        gone = {i for i, slot in enumerate(self.slots_ids)
+                if (s := self.inner.slots[slot]).pos is not None and not s.on_table}
+        rows = [i for i in range(len(self.slots_ids)) if i not in gone]
+        taken = {self.names[self.slots_ids[i]] for i in gone}
+        cols = [k for k, n in enumerate(self.numbers) if n not in taken]
+        if not rows or not cols:
+            return
+        r_ix, c_ix = linear_sum_assignment(-self.votes[np.ix_(rows, cols)])
         names = dict(self.names)
-        for r, c in zip(rows, cols, strict=True):
-            names[self.slots_ids[r]] = self.numbers[c]
+        for r, c in zip(r_ix, c_ix, strict=True):
+            names[self.slots_ids[rows[r]]] = self.numbers[cols[c]]
         self.names = names
 
     def name_of(self, slot: str) -> str:
@@ -166,10 +175,11 @@ class PoolTracker:
         return own / (own + rival) if own + rival > 0 else 0.5
 
     def surely_named(self, shot: Shot) -> Shot:
-        """``shot`` with each contact's confidence no higher than how sure the naming is of
-        the balls it names (:meth:`name_certainty`): a foul that rests on which ball was hit
-        first is called only when the camera can tell the balls apart."""
+        """``shot`` with each contact's and pot's confidence no higher than how sure the naming
+        is of the balls it names (:meth:`name_certainty`): a foul that rests on which ball was
+        hit first, or a rack won by the ball potted, is called only when the camera can tell
+        the balls apart."""
         events = tuple(
             replace(e, confidence=min([e.confidence, *(self.name_certainty(b) for b in e.balls)]))
-            if e.type == EventType.CONTACT else e for e in shot.events)
+            if e.type in (EventType.CONTACT, EventType.POT) else e for e in shot.events)
         return replace(shot, events=events)
