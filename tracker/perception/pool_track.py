@@ -20,6 +20,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
@@ -38,11 +39,15 @@ class PoolTrackParams:
             frame's vote is at most 1).
         decay: each frame the votes are multiplied by this (old evidence fades: about 10 s at
             25 fps to halve).
+        rename_margin: the balls are named again only when the new names' votes beat those
+            of the names held by more than this share (a ball followed keeps its name while
+            the evidence wavers between two).
     """
 
     match_radii: float = 1.0
     seed_votes: float = 5.0
     decay: float = 0.9973
+    rename_margin: float = 0.1
 
 
 class PoolTracker:
@@ -70,6 +75,7 @@ class PoolTracker:
     def reset(self) -> None:
         """Forget every track and every name."""
         self.inner.reset()
+        self.still = StillWhites(self.inner.fps)
         self.votes = np.zeros((len(self.slots_ids), len(self.numbers)))
         self.names = dict(zip(self.slots_ids, self.numbers, strict=True))
 
@@ -91,9 +97,17 @@ class PoolTracker:
         """``det`` with one cue ball when several detections claim it (an over-exposed yellow
         reads white): the claimant nearest where the cue ball was followed is the cue ball,
         the others object balls. Unchanged when one claims it or the cue ball's place is not
-        known (the game's constraint then settles it on colour alone)."""
+        known (the game's constraint then settles it on colour alone). A claimant on a white
+        fixture (a lamp's reflection that stayed put through strokes:
+        :mod:`tracker.perception.pool_fixtures`) is dropped first."""
         white, red = CLASSES.index("white"), CLASSES.index("red")
         claims = np.nonzero(det.cls == white)[0]
+        self.still.saw(det.mm[claims])
+        fixed = np.zeros(len(det), bool)
+        fixed[claims] = self.still.is_fixture(det.mm[claims])
+        if fixed.any():
+            det = det[~fixed]
+            claims = np.nonzero(det.cls == white)[0]
         s = self.inner.slots["white"]
         if len(claims) < 2 or s.pos is None or not s.on_table:
             return det
@@ -110,6 +124,7 @@ class PoolTracker:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
         st = self.inner.update(frame, det)
+        self.still.step(len(st.moving))
         self._vote(st, det)
         if not st.moving:
             self._name()
@@ -140,7 +155,13 @@ class PoolTracker:
         cols = [k for k, n in enumerate(self.numbers) if n not in taken]
         if not rows or not cols:
             return
-        r_ix, c_ix = linear_sum_assignment(-self.votes[np.ix_(rows, cols)])
+        votes = self.votes[np.ix_(rows, cols)]
+        r_ix, c_ix = linear_sum_assignment(-votes)
+        now = [cols.index(k) if (k := self.numbers.index(self.names[self.slots_ids[i]])) in cols
+               else -1 for i in rows]
+        held = sum(votes[r, c] for r, c in enumerate(now) if c >= 0)
+        if votes[r_ix, c_ix].sum() <= held * (1.0 + self.params.rename_margin):
+            return  # the names held are about as likely: a tracked ball keeps its name
         names = dict(self.names)
         for r, c in zip(r_ix, c_ix, strict=True):
             names[self.slots_ids[rows[r]]] = self.numbers[cols[c]]
