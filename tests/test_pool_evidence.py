@@ -155,3 +155,47 @@ def test_a_potted_ball_keeps_its_name_and_no_ball_on_the_table_takes_it():
     tr.votes[tr.slots_ids.index(other), tr.numbers.index("1")] = 5.0  # the 9 now looks like a 1
     tr._name()
     assert tr.name_of(one) == "1" and tr.name_of(other) != "1"
+
+
+def test_a_reflection_that_stays_put_through_strokes_is_no_cue_ball():
+    from tracker.perception.pool_fixtures import StillWhites
+
+    still = StillWhites(25.0)
+    glare, cue = np.array([[600.0, 40.0]]), np.array([[300.0, 900.0]])
+    for stroke in range(3):
+        still.saw(np.vstack([glare, cue]))
+        still.step(0)
+        for _ in range(10):  # the stroke: the cue ball and an object ball roll
+            cue = cue + 40.0
+            still.saw(np.vstack([glare, cue]))
+            still.step(2)
+        still.saw(np.vstack([glare, cue]))
+        still.step(0)
+        assert still.is_fixture(np.vstack([glare, cue])).tolist() == [stroke == 2, False]
+    # a ball's jitter (one ball moving) is no stroke: nothing more is learned from it
+    fresh = StillWhites(25.0)
+    for _ in range(5):
+        fresh.saw(glare)
+        fresh.step(0)
+        fresh.saw(glare)
+        fresh.step(1)
+    fresh.saw(glare)
+    fresh.step(0)
+    assert not fresh.is_fixture(glare).any()
+
+
+def test_a_followed_ball_keeps_its_name_while_the_votes_waver():
+    tr = PoolTracker(TableGeometry.pool(9), 25.0, balls=pool_balls())
+    a = next(s for s in tr.slots_ids if tr.name_of(s) == "3")
+    b = next(s for s in tr.slots_ids if tr.name_of(s) == "7")
+    ia, ib, k3, k7 = (tr.slots_ids.index(a), tr.slots_ids.index(b), tr.numbers.index("3"),
+                      tr.numbers.index("7"))
+    tr.votes[:] = 0.0
+    tr.votes[ia, [k3, k7]] = 1.0, 1.05  # a dim red and maroon: the evidence wavers
+    tr.votes[ib, [k3, k7]] = 1.05, 1.0
+    tr._name()
+    assert (tr.name_of(a), tr.name_of(b)) == ("3", "7")
+    tr.votes[ia, [k3, k7]] = 1.0, 3.0  # now plainly the other way round
+    tr.votes[ib, [k3, k7]] = 3.0, 1.0
+    tr._name()
+    assert (tr.name_of(a), tr.name_of(b)) == ("7", "3")
