@@ -31,7 +31,7 @@ def _spread(**moved: tuple[float, float]) -> tuple[dict, dict]:
     before = {str(i): (150.0 + 100 * i, 1500.0) for i in range(1, 10)}
     before["white"] = (600.0, 400.0)
     after = dict(before)
-    after.update({k.lstrip("b"): v for k, v in moved.items()})
+    after.update({k.lstrip("b"): v for k, v in moved.items()})  # b3=...: the 3
     return before, after
 
 
@@ -40,9 +40,15 @@ def test_no_contact_seen_but_a_ball_moved_is_reviewed_not_a_foul():
     before, after = _spread(b3=(400.0, 2000.0))  # the 3 sent 500 mm: something hit it
     dec, _ = play(rules, st, pshot(2, rails=("3",), before=before, after=after))
     assert not dec.foul and any("saw no contact" in r for r in dec.needs_review)
-    still, _ = _spread()  # nothing moved: the cue ball really hit nothing
-    dec, _ = play(rules, st, pshot(2, before=still, after=dict(still)))
+    still, missed = _spread(white=(600.0, 1200.0))  # the cue ball sent 800 mm, hitting nothing
+    dec, _ = play(rules, st, pshot(2, before=still, after=missed))
     assert codes(dec) == ["no_contact"]
+    _, barely = _spread(white=(600.0, 430.0))  # 30 mm: a hand or a cue over it, no stroke?
+    dec, _ = play(rules, st, pshot(2, before=still, after=barely))
+    assert not dec.foul and any("hardly moved" in r for r in dec.needs_review)
+    doubted = replace(pshot(2, before=still, after=missed), needs_review=("the picture left",))
+    dec, _ = play(rules, st, doubted)
+    assert not dec.foul and any("doubts" in r for r in dec.needs_review)
 
 
 def _first(shot, confidence):

@@ -321,6 +321,11 @@ class PoolRules(PoolInputRules):
                 s.review.append(f"the camera saw no contact, yet the {' and the '.join(moved)} "
                                 "moved: no foul called; check which ball was hit first")
                 return []
+            doubt = self._no_contact_doubt(s)
+            if doubt:  # a miss is read from what was not seen: only on a clean record
+                s.review.append(f"the camera saw no contact, but {doubt}: no foul called; "
+                                "check it")
+                return []
             return [self._foul("no_contact")]
         out = []
         if not f.first & legal:
@@ -336,6 +341,21 @@ class PoolRules(PoolInputRules):
         if not s.is_break and not f.potted and not self._rail_after_contact(s):
             out.append(self._foul("no_rail"))
         return out
+
+    def _no_contact_doubt(self, s: PoolStroke) -> str | None:
+        """Why a camera's record of a stroke with no contact is no sure miss (None: it is):
+        the cue ball moved less than two ball diameters (a hand or a cue over it read as a
+        stroke), or the record carries the camera's own doubts (the picture left the table,
+        the cue ball out of view). A record without positions (entered by hand) is sure."""
+        after = s.shot.positions_after
+        if s.pre is None or after is None:
+            return None
+        if WHITE in s.pre and WHITE in after and \
+                math.dist(s.pre[WHITE], after[WHITE]) < 2.0 * self.table.ball_diameter:
+            return "the cue ball hardly moved (perhaps no stroke: a hand or a cue over it)"
+        if s.shot.needs_review:
+            return "the camera has doubts about this stroke's record"
+        return None
 
     def _moved_unseen(self, s: PoolStroke) -> list[str]:
         """Object balls the record shows moved in a stroke with no contact seen: gone (potted,
