@@ -361,7 +361,7 @@ class PoolRules(PoolInputRules):
         """Object balls the record shows moved in a stroke with no contact seen: gone (potted,
         off the table), or at rest more than a ball's diameter from where they stood."""
         f = s.facts
-        gone = [b for b in (*f.potted, *f.objects_off)]
+        gone = [*f.potted, *f.objects_off]
         after = s.shot.positions_after
         if s.pre is None or after is None:
             return sorted(set(gone), key=_number)
