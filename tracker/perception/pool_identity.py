@@ -34,6 +34,9 @@ from tracker.rules.ballset import POOL_COLOURS, BallSet
 #: :attr:`BallDetections.identity`'s columns.
 LABELS = ("cue", *(str(i) for i in range(1, 16)), "none")
 
+#: The solids that read black under a dim light (blue, purple, green, maroon).
+DARK_SOLIDS = (2, 4, 6, 7)
+
 #: The learned pool classifier's file (``poolcam``'s contract; absent: the colour identity).
 MODEL_PATH = Path(__file__).resolve().parents[2] / "models" / "pool_classifier.onnx"
 
@@ -80,6 +83,29 @@ class PoolColourParams:
             over-exposed yellow shows a white core in a yellow rim) and left out of the shares
             ... unless ``blown_max_share`` or more of the disc is (the cue ball under a
             strong light).
+        balance: adapt to the picture's light (:func:`scene_light`): the whitest ball of the
+            picture (the cue ball, a stripe's band of white) sets the white balance, and a
+            pixel is white only when it is about as neutral as that ball's white.
+        balance_gain_max: the white balance lifts a colour channel at most this many times.
+            1.0 (no colour gains, the white and dark thresholds still the picture's own), set
+            on the development units: gains up to 1.6 named more of the clearance's balls
+            right (13 of 24 labelled detections against 10) but the albertomors development
+            frames' white balls are warm, and their 8 then read blue (2 of 6 eights named).
+        white_bright_v: a disc's pixels at least this bright show its white, if it has any
+            (for :func:`scene_light`) ...
+        white_bright_min: ... and a disc with at least this share of them may be the whitest.
+        white_s_margin: a pixel is white when its saturation is at most the whitest ball's
+            own (after the balance) plus this (and never above ``white_s_max``): a yellow
+            blown pale by a dim phone camera is not as neutral as the cue ball beside it.
+        dark_ratio, dark_v_floor: with ``balance``, a pixel is dark when at most
+            ``dark_ratio`` times as bright as the darkest ball's shadowed side (its 30th
+            percentile value), within ``dark_v_floor`` .. ``dark_v_max`` (a dim picture's
+            maroon and purple are darker than a bright one's, not black).
+        dark_colour_share: a ball that reads black keeps this much of its score for the
+            dark colours (the 2, 4, 6, 7), split evenly, plus more the less dark it is than
+            the darkest ball (``black_soft`` value units for a factor e): under a dim light
+            the blue, green and black read alike, and the tracker's one-to-one naming then
+            gives the 8 to the darkest.
     """
 
     disc_radii: float = 0.8
@@ -99,6 +125,15 @@ class PoolColourParams:
     none_score: float = 0.02
     blown_v_min: int = 250
     blown_max_share: float = 0.5
+    balance: bool = True
+    balance_gain_max: float = 1.0
+    white_bright_v: int = 150
+    white_bright_min: float = 0.3
+    white_s_margin: int = 45
+    dark_ratio: float = 2.0
+    dark_v_floor: int = 30
+    dark_colour_share: float = 0.2
+    black_soft: float = 6.0
 
 
 #: The default colour identity tunables.
@@ -110,16 +145,87 @@ def _step(x: np.ndarray | float, at: float, soft: float) -> np.ndarray:
     return 1.0 / (1.0 + np.exp(-(np.asarray(x, float) - at) / max(soft, 1e-6)))
 
 
-def disc_shares(hsv: np.ndarray, p: PoolColourParams = POOL_COLOUR) -> tuple[float, float, float,
-                                                                           float, float]:
+@dataclass(frozen=True)
+class SceneLight:
+    """The light of one picture as its balls show it.
+
+    Attributes:
+        gains: (3,) BGR multipliers that make the whitest ball's white neutral (1, 1, 1:
+            no balance).
+        white_s_max: the saturation (0..255) up to which a balanced pixel is white.
+        dark_v_max: the value (0..255) up to which a pixel is dark.
+        darkest_v: the darkest ball's shadowed side (30th percentile value; 0: unknown).
+    """
+
+    gains: np.ndarray
+    white_s_max: float
+    dark_v_max: float
+    darkest_v: float = 0.0
+
+
+def _hsv(bgr: np.ndarray) -> np.ndarray:
+    """Pixels (P, 3) BGR -> (P, 3) HSV (OpenCV ranges)."""
+    return cv2.cvtColor(np.clip(bgr, 0, 255).astype(np.uint8).reshape(-1, 1, 3),
+                        cv2.COLOR_BGR2HSV).reshape(-1, 3)
+
+
+def scene_light(discs: list[np.ndarray], p: PoolColourParams = POOL_COLOUR) -> SceneLight:
+    """The picture's light from its balls' disc pixels (each (P, 3) BGR): the disc whose
+    bright pixels (value >= ``white_bright_v``, at least ``white_bright_min`` of it) are the
+    least saturated is the whitest ball; the median of those pixels, its channels below 250
+    (not clipped by the sensor), gives gains that make it grey, at most ``balance_gain_max``.
+    No ball with white (or ``balance`` off): no balance, the fixed ``white_s_max``."""
+    none = SceneLight(np.ones(3), float(p.white_s_max), float(p.dark_v_max))
+    if not p.balance:
+        return none
+    darkest = _darkest(discs, np.ones(3))
+    dark_v = float(np.clip(p.dark_ratio * darkest, p.dark_v_floor, p.dark_v_max))
+    none = SceneLight(np.ones(3), float(p.white_s_max), dark_v, darkest)
+    best, best_s = None, np.inf
+    for d in discs:
+        if len(d) < 4:
+            continue
+        bright = d[d.max(1) >= p.white_bright_v]
+        if len(bright) < p.white_bright_min * len(d):
+            continue
+        s = float(np.median(_hsv(bright)[:, 1]))
+        if s < best_s:
+            best, best_s = bright, s
+    if best is None:
+        return none
+    unclipped = best[best.max(1) < 250]
+    ref = np.median(unclipped if len(unclipped) >= 3 else best, axis=0).astype(float)
+    gains = np.clip(ref.max() / np.maximum(ref, 1.0), 1.0, p.balance_gain_max)
+    s_ref = float(np.median(_hsv(best * gains)[:, 1]))
+    darkest = _darkest(discs, gains)
+    dark_v = float(np.clip(p.dark_ratio * darkest, p.dark_v_floor, p.dark_v_max))
+    return SceneLight(gains, min(float(p.white_s_max), s_ref + p.white_s_margin), dark_v,
+                      darkest)
+
+
+def _darkest(discs: list[np.ndarray], gains: np.ndarray) -> float:
+    """The darkest ball's shadowed side: the least over the discs (each (P, 3) BGR, balanced
+    by ``gains``) of their pixels' 30th percentile value (0: no disc)."""
+    shadows = [float(np.percentile((d * gains).clip(0, 255).max(1), 30))
+               for d in discs if len(d) >= 4]
+    return min(shadows, default=0.0)
+
+
+def disc_shares(hsv: np.ndarray, p: PoolColourParams = POOL_COLOUR,
+                light: SceneLight | None = None) -> tuple[float, ...]:
     """One ball's disc pixels (P, 3) HSV -> (white share, dark share, coloured share, the
-    coloured pixels' circular mean hue (0..180), their median value 0..255)."""
+    coloured pixels' circular mean hue (0..180), their median value 0..255, the disc's 30th
+    percentile value 0..255). ``light``: the picture's (:func:`scene_light`; None: the
+    parameters' fixed thresholds)."""
+    ws = p.white_s_max if light is None else light.white_s_max
+    dv = p.dark_v_max if light is None else light.dark_v_max
+    shadow = float(np.percentile(hsv[:, 2], 30)) if len(hsv) else 0.0
     h, s, v = (hsv[:, k].astype(np.float32) for k in range(3))
-    blown = (v >= p.blown_v_min) & (s <= p.white_s_max)
+    blown = (v >= p.blown_v_min) & (s <= ws)
     if blown.mean() < p.blown_max_share:  # the lamp's highlight, not the ball's white
         h, s, v = h[~blown], s[~blown], v[~blown]
-    white = (s <= p.white_s_max) & (v >= p.white_v_min)
-    dark = (v <= p.dark_v_max) & ~white
+    white = (s <= ws) & (v >= p.white_v_min)
+    dark = (v <= dv) & ~white
     coloured = ~white & ~dark
     n = max(len(h), 1)
     if coloured.any():
@@ -130,13 +236,14 @@ def disc_shares(hsv: np.ndarray, p: PoolColourParams = POOL_COLOUR) -> tuple[flo
         value = float(np.median(v[coloured]))
     else:
         hue, value = 0.0, 0.0
-    return white.sum() / n, dark.sum() / n, coloured.sum() / n, hue, value
+    return white.sum() / n, dark.sum() / n, coloured.sum() / n, hue, value, shadow
 
 
-def identity_from_shares(shares: tuple[float, float, float, float, float],
-                         p: PoolColourParams = POOL_COLOUR) -> np.ndarray:
-    """Identity probabilities (17,) over :data:`LABELS` from :func:`disc_shares`."""
-    white, dark, coloured, hue, value = shares
+def identity_from_shares(shares: tuple[float, ...], p: PoolColourParams = POOL_COLOUR,
+                         light: SceneLight | None = None) -> np.ndarray:
+    """Identity probabilities (17,) over :data:`LABELS` from :func:`disc_shares` (``light``:
+    the picture's, for how much darker than the darkest ball this one is)."""
+    white, dark, coloured, hue, value, shadow = shares
     cue = _step(white, p.cue_white_min, p.white_soft)
     stripe = _step(white, p.stripe_white_min, p.white_soft) * (1.0 - cue)
     solid = (1.0 - stripe) * (1.0 - cue)
@@ -146,6 +253,12 @@ def identity_from_shares(shares: tuple[float, float, float, float, float],
     out = np.zeros(len(LABELS))
     out[0] = cue
     out[8] = solid * black
+    if light is not None and light.darkest_v > 0:  # a black ball may be a dim blue or green
+        eight = float(np.exp(-max(shadow - light.darkest_v, 0.0) / p.black_soft))
+        spread = p.dark_colour_share + (1.0 - p.dark_colour_share) * (1.0 - eight)
+        out[8] = solid * black * (1.0 - spread)
+        for number in DARK_SOLIDS:
+            out[number] = solid * black * spread / len(DARK_SOLIDS)
     for number, colour in POOL_COLOURS.items():
         if number == 8:
             continue
@@ -156,7 +269,7 @@ def identity_from_shares(shares: tuple[float, float, float, float, float],
             near *= 1.0 - maroon
         elif colour == "maroon":
             near *= maroon
-        out[number] = solid * lit * near
+        out[number] += solid * lit * near
         out[number + 8] = stripe * lit * near
     out[-1] = p.none_score
     return out / out.sum()
@@ -166,24 +279,34 @@ def colour_identity(frame: np.ndarray, px: np.ndarray, radius_px: np.ndarray,
                     params: PoolColourParams = POOL_COLOUR) -> np.ndarray:
     """The colour identity (N, 17) over :data:`LABELS` of the balls centred at ``px`` (N, 2)
     full-resolution px with apparent radii ``radius_px`` (N,) px in the BGR ``frame``."""
-    h, w = frame.shape[:2]
+    discs = disc_pixels(frame, px, radius_px, params)
+    light = scene_light(discs, params)
     out = np.zeros((len(px), len(LABELS)))
-    for i, ((x, y), r) in enumerate(zip(np.asarray(px, float), np.asarray(radius_px, float),
-                                        strict=True)):
+    for i, patch in enumerate(discs):
+        if not len(patch):
+            out[i, -1] = 1.0
+            continue
+        hsv = _hsv(patch * light.gains)
+        out[i] = identity_from_shares(disc_shares(hsv, params, light), params, light)
+    return out
+
+
+def disc_pixels(frame: np.ndarray, px: np.ndarray, radius_px: np.ndarray,
+                params: PoolColourParams = POOL_COLOUR) -> list[np.ndarray]:
+    """The BGR pixels (P, 3) float within ``disc_radii`` radii of each centre ``px`` (N, 2)
+    px, radii ``radius_px`` (N,) px (empty where the disc is outside the picture)."""
+    h, w = frame.shape[:2]
+    out = []
+    for (x, y), r in zip(np.asarray(px, float), np.asarray(radius_px, float), strict=True):
         rr = max(2.0, params.disc_radii * float(r))
         x0, x1 = max(0, int(x - rr)), min(w, int(x + rr) + 1)
         y0, y1 = max(0, int(y - rr)), min(h, int(y + rr) + 1)
         if x1 <= x0 or y1 <= y0:
-            out[i, -1] = 1.0
+            out.append(np.zeros((0, 3)))
             continue
         yy, xx = np.mgrid[y0:y1, x0:x1]
         inside = (xx - x) ** 2 + (yy - y) ** 2 <= rr * rr
-        patch = frame[y0:y1, x0:x1][inside]
-        if not len(patch):
-            out[i, -1] = 1.0
-            continue
-        hsv = cv2.cvtColor(patch.reshape(-1, 1, 3), cv2.COLOR_BGR2HSV).reshape(-1, 3)
-        out[i] = identity_from_shares(disc_shares(hsv, params), params)
+        out.append(frame[y0:y1, x0:x1][inside].astype(float))
     return out
 
 

@@ -23,6 +23,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
@@ -53,6 +54,9 @@ class PoolTrackParams:
             what a track saw before may be the other ball's; where it comes to rest the ball's
             own votes soon outweigh it. A ball struck alone, from rest into a pocket, keeps
             what it showed at rest (its name by elimination stays sure).
+        rename_margin: the balls are named again only when the new names' votes (summed log
+            probabilities) beat those of the names held by more than this (nats: 1 is odds of
+            e to 1), so a ball followed keeps its name while the evidence wavers between two.
     """
 
     match_radii: float = 1.0
@@ -61,6 +65,7 @@ class PoolTrackParams:
     decay: float = 0.9973
     crossing_radii: float = 4.0
     crossing_decay: float = 0.3
+    rename_margin: float = 1.0
 
 
 class PoolTracker:
@@ -88,7 +93,11 @@ class PoolTracker:
     def reset(self) -> None:
         """Forget every track and every name."""
         self.inner.reset()
+        self.still = StillWhites(self.inner.fps)
         self.votes = np.zeros((len(self.slots_ids), len(self.numbers)))
+        #: the same readings summed as probabilities (slot x number): how plainly a ball shows
+        #: its number against another (:meth:`name_certainty`), where :attr:`votes` (logs) name
+        self.seen = np.zeros_like(self.votes)
         self.names = dict(zip(self.slots_ids, self.numbers, strict=True))
         #: slot -> (the name it was reported potted or off the table under, every slot's name
         #: then), until the stroke's record is named again (:meth:`named_pots`)
@@ -104,6 +113,7 @@ class PoolTracker:
                 slot = self.slots_ids[i]
                 inner[slot] = positions[number]
                 self.votes[i, i] = self.params.seed_votes * -np.log(self.params.vote_floor)
+                self.seen[i, i] = self.params.seed_votes
         if "white" in positions:
             inner["white"] = positions["white"]
         self.inner.seed(inner)
@@ -112,9 +122,17 @@ class PoolTracker:
         """``det`` with one cue ball when several detections claim it (an over-exposed yellow
         reads white): the claimant nearest where the cue ball was followed is the cue ball,
         the others object balls. Unchanged when one claims it or the cue ball's place is not
-        known (the game's constraint then settles it on colour alone)."""
+        known (the game's constraint then settles it on colour alone). A claimant on a white
+        fixture (a lamp's reflection that stayed put through strokes:
+        :mod:`tracker.perception.pool_fixtures`) is dropped first."""
         white, red = CLASSES.index("white"), CLASSES.index("red")
         claims = np.nonzero(det.cls == white)[0]
+        self.still.saw(det.mm[claims])
+        fixed = np.zeros(len(det), bool)
+        fixed[claims] = self.still.is_fixture(det.mm[claims])
+        if fixed.any():
+            det = det[~fixed]
+            claims = np.nonzero(det.cls == white)[0]
         s = self.inner.slots["white"]
         if len(claims) < 2 or s.pos is None or not s.on_table:
             return det
@@ -131,6 +149,7 @@ class PoolTracker:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
         st = self.inner.update(frame, det)
+        self.still.step(len(st.moving))
         self._vote(st, det)
         if not st.moving:
             self._name()
@@ -164,6 +183,7 @@ class PoolTracker:
     def _vote(self, st: TableState, det: BallDetections) -> None:
         """Each visible ball at rest adds its detection's identity probabilities."""
         self.votes *= self.params.decay
+        self.seen *= self.params.decay
         self._crossings(st)
         if det.identity is None or not len(det):
             return
@@ -176,6 +196,7 @@ class PoolTracker:
             if d[j] <= reach:
                 p = np.maximum(det.identity[j, self._cols], self.params.vote_floor)
                 self.votes[i] += np.log(p / self.params.vote_floor)
+                self.seen[i] += det.identity[j, self._cols]
 
     def _crossings(self, st: TableState) -> None:
         """Votes faded for the object balls whose tracks may have crossed over this frame
@@ -191,13 +212,32 @@ class PoolTracker:
         near &= moving[:, None] | moving[None, :]
         hit = np.asarray(here)[near.any(axis=1)]
         self.votes[hit] *= self.params.crossing_decay
+        self.seen[hit] *= self.params.crossing_decay
 
     def _name(self) -> None:
-        """The names by a one-to-one assignment maximising the votes."""
-        rows, cols = linear_sum_assignment(-self.votes)
+        """The names by a one-to-one assignment maximising the votes, among the balls still
+        in play: a ball gone (potted, off the table) keeps its name, and no ball on the table
+        takes it (the referee has it off the table) -- once its stroke's record is named: until
+        then a ball gone in this stroke is named with the others, its track may have crossed
+        another's (:meth:`named_pots`)."""
+        gone = {i for i, slot in enumerate(self.slots_ids)
+                if (s := self.inner.slots[slot]).pos is not None and not s.on_table
+                and slot not in self.gone_as}
+        rows = [i for i in range(len(self.slots_ids)) if i not in gone]
+        taken = {self.names[self.slots_ids[i]] for i in gone}
+        cols = [k for k, n in enumerate(self.numbers) if n not in taken]
+        if not rows or not cols:
+            return
+        votes = self.votes[np.ix_(rows, cols)]
+        r_ix, c_ix = linear_sum_assignment(-votes)
+        now = [cols.index(k) if (k := self.numbers.index(self.names[self.slots_ids[i]])) in cols
+               else -1 for i in rows]
+        held = sum(votes[r, c] for r, c in enumerate(now) if c >= 0)
+        if votes[r_ix, c_ix].sum() <= held + self.params.rename_margin:
+            return  # the names held are about as likely: a tracked ball keeps its name
         names = dict(self.names)
-        for r, c in zip(rows, cols, strict=True):
-            names[self.slots_ids[r]] = self.numbers[c]
+        for r, c in zip(r_ix, c_ix, strict=True):
+            names[self.slots_ids[rows[r]]] = self.numbers[cols[c]]
         self.names = names
 
     def name_of(self, slot: str) -> str:
@@ -213,3 +253,28 @@ class PoolTracker:
             appeared=[n(b) for b in st.appeared], off=[(n(b), t, c) for b, t, c in st.off],
             pending_pots=[(n(b), k, t) for b, k, t in st.pending_pots],
             emerged={n(b): v for b, v in st.emerged.items()})
+
+    def name_certainty(self, name: str) -> float:
+        """How sure the naming is that the ball called ``name`` is that ball: its readings
+        (:attr:`seen`, probabilities summed) for the name against those for its likeliest
+        other name, 0.5 (as likely the other) ..
+        1 (no other name has a vote); 1 for the cue ball, 0.5 for a name no slot holds."""
+        if name == "white":
+            return 1.0
+        slots = [i for i, s in enumerate(self.slots_ids) if self.names.get(s) == name]
+        if not slots:
+            return 0.5
+        v = self.seen[slots[0]]
+        own = float(v[self.numbers.index(name)])
+        rival = float(np.delete(v, self.numbers.index(name)).max(initial=0.0))
+        return own / (own + rival) if own + rival > 0 else 0.5
+
+    def surely_named(self, shot: Shot) -> Shot:
+        """``shot`` with each contact's and pot's confidence no higher than how sure the naming
+        is of the balls it names (:meth:`name_certainty`): a foul that rests on which ball was
+        hit first, or a rack won by the ball potted, is called only when the camera can tell
+        the balls apart."""
+        events = tuple(
+            replace(e, confidence=min([e.confidence, *(self.name_certainty(b) for b in e.balls)]))
+            if e.type in (EventType.CONTACT, EventType.POT) else e for e in shot.events)
+        return replace(shot, events=events)

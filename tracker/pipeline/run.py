@@ -170,6 +170,9 @@ class RefereeRun(Referee):
                 self._fresh_perception(rules)
             start = observed_start(self.detector, self.tracker, first, self.players,
                                     len(rules.balls.reds), self.identity, rules)
+            if start.positions and getattr(rules, "rack_seen", None) is not None \
+                    and rules.rack_seen(start.positions):  # a pool rack: every ball, a break
+                start = replace(start, positions=None)
             if self.session.wait or _bare(start):  # no frame yet: watch for a rack
                 self.session.phase = "waiting"
                 return None
@@ -452,7 +455,13 @@ class RefereeRun(Referee):
     def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
         """Call the stroke under way, if any, on what was seen (``note`` for review)."""
         shot = self.strokes.end_now(note)
-        return (None, []) if shot is None else self._referee(review_geometry(shot, self.calibration))
+        return (None, []) if shot is None else self._referee(self._reviewed(shot))
+
+    def _reviewed(self, shot: Shot) -> Shot:
+        """A stroke's record as the referee takes it: the geometry checked and, for pool, each
+        contact no surer than the naming of its balls (:meth:`PoolTracker.surely_named`)."""
+        shot = review_geometry(shot, self.calibration)
+        return self.tracker.surely_named(shot) if isinstance(self.tracker, PoolTracker) else shot
 
     def _adopt_view(self, image: np.ndarray, cal: Calibration) -> None:
         """The monitor calibrated a new view ``cal`` (the camera moved, or another camera
@@ -480,7 +489,7 @@ class RefereeRun(Referee):
         times.events += t_f - t_e
         outs: list[dict[str, Any]] = []
         if shot is not None:
-            shot, outs = self._referee(review_geometry(shot, self.calibration))
+            shot, outs = self._referee(self._reviewed(shot))
         else:
             self.early_call(state)
         times.referee += time.perf_counter() - t_f

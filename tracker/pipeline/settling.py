@@ -33,9 +33,9 @@ def pool_settled(detector: BallDetector, identity: PoolIdentity, image: np.ndarr
     each with its identity (:meth:`PoolIdentity.relabel`; contests for the cue ball settled:
     by where the cue ball was (:meth:`PoolTracker.settle_cue`), else on colour)."""
     det = identity.relabel(image, det)
-    named = det.identity
     if isinstance(tracker, PoolTracker):
         det = tracker.settle_cue(det)
+    named = det.identity
     det = settle_unique_classes(det, pool_class_cost(det), cap=detector.capacity)
     det.identity = named
     return det

@@ -18,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import ClassVar
 
-from tracker.records.shot import Shot
+from tracker.records.shot import EventType, Shot
 from tracker.rules.outcome import Outcome
 from tracker.rules.pool import PoolRules
 from tracker.rules.pool_racks import NINE_BALL_ROWS, spot_position
@@ -83,7 +83,12 @@ class NineBallRules(PoolRules):
         foul = bool(s.fouls)
         gone = set(f.potted) | set(f.objects_off)
         nine_gone = NINE in gone
-        if nine_gone and not foul and not s.push_out and NINE in f.potted:
+        won = nine_gone and not foul and not s.push_out and NINE in f.potted
+        if won and not self._nine_sure(s):
+            won = False
+            s.review.append("the camera is not sure the ball potted was the 9: the rack goes "
+                            "on; check it (a legally pocketed 9 wins the rack, 002 2.5)")
+        if won:
             s.notes.append(f"the 9 legally pocketed: {st.player} wins the rack (002 2.5)")
             return self._outcome(s, ()), self.won(replace(st, shots=st.shots + 1), st.striker,
                                                   "nine_ball")
@@ -117,6 +122,12 @@ class NineBallRules(PoolRules):
             s.notes.append(f"{after.player} may play a push out (002 2.4)")
         respots = tuple(Respot(b, p, "foot_spot") for b, p in spotted.items())
         return self._outcome(s, respots, choice), after
+
+    def _nine_sure(self, s: PoolStroke) -> bool:
+        """Whether the record is sure the ball potted was the 9 (its pot's confidence at least
+        ``review_confidence``): a rack ends on a 9 the camera told apart for sure."""
+        return all(e.confidence >= self.options.review_confidence for e in s.shot.events
+                   if e.type == EventType.POT and NINE in e.balls)
 
     def _outcome(self, s: PoolStroke, respots: tuple[Respot, ...],
                  choice: Choice | None = None) -> Outcome:

@@ -45,6 +45,12 @@ WHITE = "white"
 #: (a racked triangle of 15 reaches about 7 radii from its apex on the foot spot).
 RACK_REACH_RADII = 9.0
 
+#: A picture of a rack to break (:meth:`PoolRules.rack_seen`): at least this many object balls
+#: found around the foot spot ...
+RACK_SEEN_MIN = 4
+#: ... and at least this share of the object balls found (the others: a hand, a cue).
+RACK_SEEN_SHARE = 0.75
+
 
 def pool_table(table: TableGeometry | None) -> TableGeometry:
     """A 9 ft pool table, or ``table``'s size with pool markings (a match log's ``table``
@@ -117,6 +123,21 @@ class PoolRules(PoolInputRules):
         reach = RACK_REACH_RADII * t.ball_radius
         ends = (t.foot_spot, (t.foot_spot[0], t.length - t.foot_spot[1]))
         return any(all(math.dist(p, end) <= reach for p in objs) for end in ends)
+
+    def rack_seen(self, positions: Mapping[str, Position]) -> bool:
+        """Whether a picture whose balls the camera found at ``positions`` shows a rack still
+        to be broken, as a camera sees one: the rack's touching balls merge (fewer found than
+        racked), and a hand or a cue over the table adds a few more elsewhere. At least
+        ``RACK_SEEN_MIN`` object balls within ``RACK_REACH_RADII`` ball radii of one foot spot
+        (either end) and at least ``RACK_SEEN_SHARE`` of those found there."""
+        objs = [p for b, p in positions.items() if b != WHITE]
+        t = self.table
+        reach = RACK_REACH_RADII * t.ball_radius
+        for end in (t.foot_spot, (t.foot_spot[0], t.length - t.foot_spot[1])):
+            near = sum(math.dist(p, end) <= reach for p in objs)
+            if near >= RACK_SEEN_MIN and near >= RACK_SEEN_SHARE * len(objs):
+                return True
+        return False
 
     # ------------------------------------------------------------------ queries
     def ball_on_label(self, st: FrameState) -> str:  # pragma: no cover - each game's own
@@ -295,9 +316,24 @@ class PoolRules(PoolInputRules):
         whose own rail rule is stricter)."""
         f = s.facts
         if not f.first:
+            moved = self._moved_unseen(s)
+            if moved:  # something hit them: a contact the camera missed, no evidence of a foul
+                s.review.append(f"the camera saw no contact, yet the {' and the '.join(moved)} "
+                                "moved: no foul called; check which ball was hit first")
+                return []
+            doubt = self._no_contact_doubt(s)
+            if doubt:  # a miss is read from what was not seen: only on a clean record
+                s.review.append(f"the camera saw no contact, but {doubt}: no foul called; "
+                                "check it")
+                return []
             return [self._foul("no_contact")]
         out = []
         if not f.first & legal:
+            if f.cue_contacts and f.cue_contacts[0].confidence < self.options.review_confidence:
+                s.review.append(f"the camera is not sure the cue ball hit the "
+                                f"{min(f.first, key=_number)} first (it had to hit {words}): "
+                                "no foul called; check it")
+                return []
             out.append(self._foul("wrong_ball_first", min(f.first, key=_number), words))
         elif f.first - legal:
             s.review.append(f"the cue ball met {' and '.join(sorted(f.first, key=_number))} at "
@@ -305,6 +341,34 @@ class PoolRules(PoolInputRules):
         if not s.is_break and not f.potted and not self._rail_after_contact(s):
             out.append(self._foul("no_rail"))
         return out
+
+    def _no_contact_doubt(self, s: PoolStroke) -> str | None:
+        """Why a camera's record of a stroke with no contact is no sure miss (None: it is):
+        the cue ball moved less than two ball diameters (a hand or a cue over it read as a
+        stroke), or the record carries the camera's own doubts (the picture left the table,
+        the cue ball out of view). A record without positions (entered by hand) is sure."""
+        after = s.shot.positions_after
+        if s.pre is None or after is None:
+            return None
+        if WHITE in s.pre and WHITE in after and \
+                math.dist(s.pre[WHITE], after[WHITE]) < 2.0 * self.table.ball_diameter:
+            return "the cue ball hardly moved (perhaps no stroke: a hand or a cue over it)"
+        if s.shot.needs_review:
+            return "the camera has doubts about this stroke's record"
+        return None
+
+    def _moved_unseen(self, s: PoolStroke) -> list[str]:
+        """Object balls the record shows moved in a stroke with no contact seen: gone (potted,
+        off the table), or at rest more than a ball's diameter from where they stood."""
+        f = s.facts
+        gone = [*f.potted, *f.objects_off]
+        after = s.shot.positions_after
+        if s.pre is None or after is None:
+            return sorted(set(gone), key=_number)
+        far = 2.0 * self.table.ball_radius
+        moved = [b for b, p in s.pre.items() if b != WHITE and b in after
+                 and math.dist(p, after[b]) > far]
+        return sorted(set(gone) | set(moved), key=_number)
 
     @staticmethod
     def _rail_after_contact(s: PoolStroke) -> bool:
