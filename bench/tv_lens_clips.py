@@ -1,11 +1,14 @@
 """Played clips under TV zoom lenses, refereed by ``process``, per lens band (issue 31).
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/tv_lens_clips.py [--per-band N] [--seconds S]
-        [--bands <30,30-45,45-90] [--overhead N] [--first-seed K] [--size 1280x720] [--write-doc]
+        [--bands <30,30-45,45-90] [--overhead N] [--first-seed K] [--size 1280x720] [--no-faults]
+        [--write-doc]
 
 For each lens band (degrees of horizontal field of view), N bot frames from the break-off,
 each under its own draw of the ``tv-zoom`` camera family of ``tracker/synth/randomise.py``
-(behind either end, 1.5-6 m up, 2-8 m back, a score bar, the harder world's looks and faults),
+(behind either end, 1.5-6 m up, 2-8 m back, a score bar, the harder world's looks and faults:
+shadows cast beside every ball, and each draw's real faults; ``--no-faults``: neither, the
+draw as ``tests/test_hard_world.py`` pins it, to tell the lens from the faults),
 plus N overhead draws as the control; every picture size forced to ``--size`` (720p keeps the
 bench short). Each clip is rendered, then processed by ``process`` exactly as a user's video:
 automatic calibration, no hint, the operator inputs a referee would give. Scored against the
@@ -72,15 +75,16 @@ def _resized(cam: Any, size: tuple[int, int]) -> Any:
 
 
 def run_clip(kind: str, seed: int, band: tuple[float, float] | None, seconds: float,
-             size: tuple[int, int] | None, physics: Any, tmp: Path) -> dict[str, Any]:
-    """Play, render and process one clip; its scores and its calibration's error."""
+             size: tuple[int, int] | None, physics: Any, tmp: Path, faults: bool = True) -> dict[str, Any]:
+    """Play, render and process one clip; its scores and its calibration's error (``faults``
+    False: no cast shadows and none of the draw's real faults)."""
     from calibration.profile import Calibration
     from tracker.pipeline import VideoError, process_video
     from tracker.synth.randomise import draw
     from tracker.synth.scenarios import build
     from tracker.synth.video import write_clip
 
-    d = draw(seed, kind, hfov_deg=band)
+    d = draw(seed, kind, hfov_deg=band, faults=faults)
     cam = _resized(d.camera, size) if size else d.camera
     world = build("frame", seed=seed, physics=physics, players=("Ann", "Bob"), max_seconds=seconds,
                   subframe_strike=True, exposure=d.exposure, outfit=d.outfit)
@@ -90,7 +94,8 @@ def run_clip(kind: str, seed: int, band: tuple[float, float] | None, seconds: fl
     with gzip.open(tmp / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
     out: dict[str, Any] = {"kind": kind, "seed": seed, "hfov_deg": d.about["hfov_deg"],
-                           "end": d.about.get("end"), "size": f"{cam.image_size[0]}x{cam.image_size[1]}",
+                           "end": d.about.get("end"), "faults": d.about.get("faults", "none"),
+                           "shadow": d.about.get("shadow"), "size": f"{cam.image_size[0]}x{cam.image_size[1]}",
                            "render_s": round(time.perf_counter() - t0, 1)}
     t1 = time.perf_counter()
     try:
@@ -125,12 +130,16 @@ def band_row(name: str, clips: list[dict[str, Any]]) -> str:
             f"{refused} |")
 
 
-def section(rows: dict[str, list[dict[str, Any]]], run: dict[str, Any], seconds: float, size: str) -> str:
-    """The docs/ACCURACY.md section."""
+def section(rows: dict[str, list[dict[str, Any]]], run: dict[str, Any], seconds: float, size: str,
+            faults: bool = True) -> str:
+    """The docs/ACCURACY.md section (``faults``: whether the clips had cast shadows and the
+    draws' real faults)."""
     lines = [f"## {SECTION}", "", measured(run), "",
              f"`bench/tv_lens_clips.py`: bot frames from the break-off, up to {seconds:g} s each, "
              f"under `tv-zoom` cameras per lens band and overhead cameras as the control, all at "
-             f"{size}; processed by `process` (automatic calibration, no hint). *Calls right* "
+             f"{size}, " + ("with shadows cast beside every ball and each draw's real faults"
+                            if faults else "without cast shadows or faults (`--no-faults`)") +
+             "; processed by `process` (automatic calibration, no hint). *Calls right* "
              "counts a stroke not found as wrong. *Calibration*: the calibration `process` made, "
              "against the renderer's exact camera, ball-centre grid over the bed (median per clip; "
              "the band's median and worst clip). *Reported*: the profile's held-out markings.", "",
@@ -144,7 +153,8 @@ def section(rows: dict[str, list[dict[str, Any]]], run: dict[str, Any], seconds:
         cells = []
         for c in clips:
             s = totals([c["score"]])
-            cells.append(f"seed {c['seed']} ({c['hfov_deg']}°, {c.get('end') or 'above'}): "
+            cells.append(f"seed {c['seed']} ({c['hfov_deg']}°, {c.get('end') or 'above'}"
+                         + (f", faults {c['faults']}" if faults and c.get("faults") else "") + "): "
                          f"{s['found']}/{s['strokes']}, {s['pots_right']}/{s['pots']}, "
                          f"{c['cal_mm'] if c['cal_mm'] is not None else 'not calibrated'}")
         lines.append(f"- {name}: " + "; ".join(cells) + ".")
@@ -159,6 +169,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bands", default=",".join(CLIP_BANDS), help="which bands, comma separated")
     ap.add_argument("--first-seed", type=int, default=0, help="the first clip's seed")
     ap.add_argument("--size", default="1280x720", help="picture size WxH for every clip ('' keeps the draw's)")
+    ap.add_argument("--no-faults", action="store_true",
+                    help="no cast shadows and none of the real faults (the draw before they were added)")
     ap.add_argument("--write-doc", action="store_true", help="write the section of docs/ACCURACY.md")
     ap.add_argument("--json", type=Path, default=None, help="write every clip's figures here")
     a = ap.parse_args(argv)
@@ -179,14 +191,14 @@ def main(argv: list[str] | None = None) -> int:
         for name, kind, band in plan + ([("overhead", "overhead", None)] if n_over else []):
             n = n_over if kind == "overhead" else a.per_band
             for seed in range(a.first_seed, a.first_seed + n):
-                r = run_clip(kind, seed, band, a.seconds, size, physics, Path(tmp))
+                r = run_clip(kind, seed, band, a.seconds, size, physics, Path(tmp), not a.no_faults)
                 rows.setdefault(name, []).append(r)
                 print(json.dumps({"band": name, **{k: v for k, v in r.items() if k != "score"},
                                   **{k: v for k, v in totals([r["score"]]).items() if k != "clips"}}),
                       flush=True)
     run = run_info("python bench/tv_lens_clips.py " + " ".join(argv if argv is not None else sys.argv[1:]),
                    time.perf_counter() - t0)
-    text = section(rows, run, a.seconds, a.size or "the drawn size")
+    text = section(rows, run, a.seconds, a.size or "the drawn size", not a.no_faults)
     print(text)
     if a.json:
         a.json.write_text(json.dumps(rows, indent=1, default=str))

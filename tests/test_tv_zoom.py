@@ -34,7 +34,7 @@ def test_older_kinds_draw_as_before():
 def test_second_chance_recovers_near_cushion_under_the_score_bar(monkeypatch):
     """30-45 degrees, seed 0: the score bar hides the near cushion; the first fit took the
     bar's edge for it and left out a long side instead (120 mm off at main). The second chance
-    is off by default (calibration/auto.py SECOND_CHANCE says why): turned on here."""
+    (calibration/auto.py SECOND_CHANCE, on in the product) is set on here all the same."""
     import calibration.auto
     from tracker.perception.calibrate import calibrate_image
 
