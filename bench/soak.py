@@ -278,6 +278,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
+    commit = run_info("")["commit"]  # the code measured (commits may follow during a long soak)
     folder = Path(args.dir)
     for old in ("unbroken", "killed"):  # the runs of an earlier soak are replaced
         shutil.rmtree(folder / old, ignore_errors=True)
@@ -298,6 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         fig["resumed_calls"], fig["same_calls"] = len(got), got == ref
     info = run_info(("python bench/soak.py " + " ".join(argv or sys.argv[1:])).rstrip(),
                     time.perf_counter() - t0)
+    info["commit"] = commit
     fig.update(info)
     print(json.dumps(fig, default=str))
     (ROOT / "docs" / "metrics-soak.json").write_text(json.dumps(fig, indent=1, default=str))
