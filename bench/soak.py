@@ -9,9 +9,13 @@ past, a knocked camera; 10.2 min at 1280x720) played N times end to end (ffmpeg'
 re-encoding), refereed as one run with the match set up once and ``--again`` (the same players
 play another match when one is over). Measured on the unbroken run, from /proc every second:
 resident memory, threads and open files after the first frame is over and at the end; then the
-store (``PRAGMA integrity_check``, one ``shots`` row per stroke). A second run into another folder
-is killed (SIGKILL) at a seeded random moment and resumed with ``--resume``; its current calls must
-equal the unbroken run's, call for call.
+store (``PRAGMA integrity_check``, one ``shots`` row per stroke). Every reading is kept in
+docs/metrics-soak.json; besides the single readings (just after the first frame's end, at the
+end) the doc compares readings at comparable moments: each frame's end (the same moment of the
+same match video, match after match) and the highest and lowest reading in each match. A
+second run into another folder is killed (SIGKILL) at a random moment (its seed printed, and
+given with ``--seed`` to repeat it) and resumed with ``--resume``; its current calls must equal
+the unbroken run's, call for call.
 """
 
 from __future__ import annotations
@@ -39,7 +43,7 @@ from tracker.evaluate import replace_section  # noqa: E402
 
 SECTION = "A table's long day (soak)"
 SET_UP = ["--players", "Ann", "Bob", "--best-of", "3", "--ruleset", "snooker-6-reds",
-          "--breaker", "Ann", "--again", "--quiet", "--steady-memory"]
+          "--breaker", "Ann", "--again", "--quiet"]  # the product's own memory settings
 
 
 def make_day(match_dir: Path, folder: Path, copies: int) -> Path:
@@ -72,11 +76,11 @@ def proc_sample(pid: int) -> dict[str, int] | None:
             "open_files": fds}
 
 
-def first_frame_over(decisions: Path) -> bool:
-    """Whether the run's decisions already hold a frame's end."""
+def frames_over(decisions: Path) -> int:
+    """How many frames' ends the run's decisions hold so far."""
     if not decisions.exists():
-        return False
-    return any('"frame_over": true' in line for line in decisions.read_text().splitlines())
+        return 0
+    return decisions.read_text().count('"frame_end":')
 
 
 def watched_run(day: Path, out: Path, kill_after_s: float | None = None,
@@ -94,6 +98,7 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None,
     series: list[tuple[float, int]] = []  # (s since the start, resident kB) every every_s
     each: list[tuple[float, int]] = []  # the same every second
     first_over_s: float | None = None
+    frame_ends: list[tuple[float, int]] = []  # (s, resident kB) at each frame's end, in order
     while p.poll() is None:
         time.sleep(1.0)
         s = proc_sample(p.pid)
@@ -103,7 +108,10 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None,
             each.append((round(now, 1), s["rss_kb"]))
             if not series or now - series[-1][0] >= every_s:
                 series.append((round(now, 1), s["rss_kb"]))
-            if after_first is None and first_frame_over(out / "decisions.jsonl"):
+            ended = frames_over(out / "decisions.jsonl")
+            if ended > len(frame_ends):
+                frame_ends += [(round(now, 1), s["rss_kb"])] * (ended - len(frame_ends))
+            if after_first is None and ended:
                 after_first, first_over_s = s, round(now, 1)
         if kill_after_s is not None and time.perf_counter() - t0 >= kill_after_s:
             p.send_signal(signal.SIGKILL)
@@ -113,6 +121,7 @@ def watched_run(day: Path, out: Path, kill_after_s: float | None = None,
     return {"exit": p.returncode, "seconds": round(time.perf_counter() - t0, 1),
             "after_first_frame": after_first, "at_end": last, "peak_rss_kb": peak,
             "rss_series": series, "rss_each_s": each, "first_frame_over_s": first_over_s,
+            "rss_at_frame_ends": frame_ends,
             "stderr_tail": err.strip().splitlines()[-2:]}
 
 
@@ -151,10 +160,10 @@ def kill_and_resume(day: Path, folder: Path, unbroken_s: float, seed: int) -> di
     killed = watched_run(day, out, kill_after_s=at)
     before = len(calls(out)) if (out / "decisions.jsonl").exists() else 0
     cmd = [sys.executable, "-m", "tracker.cli", "process", str(day), "--out", str(out),
-           "--resume", "--quiet", "--steady-memory"]
+           "--resume", "--quiet"]
     t0 = time.perf_counter()
     res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
-    return {"killed_after_s": at, "killed_exit": killed["exit"], "calls_before_kill": before,
+    return {"seed": seed, "killed_after_s": at, "killed_exit": killed["exit"], "calls_before_kill": before,
             "resume_exit": res.returncode, "resume_seconds": round(time.perf_counter() - t0, 1),
             "resume_stderr": res.stderr.strip().splitlines()[-2:]}
 
@@ -179,7 +188,7 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         f"Resident memory every {fig.get('every_s', 30):.0f} s of the run (s: MB): " + ", ".join(
             f"{t:.0f}: {kb / 1024:.0f}" for t, kb in u.get("rss_series", [])) + ".",
         *_after_first_match(u, fig["copies"]), *_highest_each_end(u),
-        *_each_match(u, fig["copies"]), "",
+        *_each_match(u, fig["copies"]), *_at_frame_ends(u), "",
         f"Unbroken run: exit {u['exit']}, {u['seconds']} s; {fig['counts']['frames_started']} "
         f"frames started, {fig['counts']['frames_ended']} ended, "
         f"{fig['counts'].get('matches_ended', '?')} matches over, {fig['counts']['strokes']} "
@@ -189,7 +198,7 @@ def doc_section(fig: dict[str, Any], info: dict[str, Any]) -> str:
         lines.append("No run was killed and resumed in this measurement (`--no-resume`).")
     else:
         lines.append(
-            f"Killed (SIGKILL) after {k['killed_after_s']} s with {k['calls_before_kill']} "
+            f"Killed (SIGKILL) after {k['killed_after_s']} s (seed {k['seed']}) with {k['calls_before_kill']} "
             f"calls written, resumed (`--resume`, exit {k['resume_exit']}, "
             f"{k['resume_seconds']} s): its calls "
             f"{'equal' if fig['same_calls'] else 'differ from'} the unbroken run's "
@@ -221,6 +230,21 @@ def _each_match(u: dict[str, Any], copies: int) -> list[str]:
             + ", ".join(f"{min(x) / 1024:.0f}" for x in parts) + "."]
 
 
+def _at_frame_ends(u: dict[str, Any], per_match: int = 3) -> list[str]:
+    """Resident memory at each frame's end (the same moments of the same match video, match
+    after match: ``per_match`` frames each), as sentences (none when no frame ended)."""
+    ends = [kb for _, kb in u.get("rss_at_frame_ends") or []]
+    if not ends:
+        return []
+    rows = [ends[i:i + per_match] for i in range(0, len(ends), per_match)]
+    first, last = ends[0], ends[-1]
+    return [f"At each frame's end (MB, a match's {per_match} frames together): "
+            + "; ".join(", ".join(f"{kb / 1024:.0f}" for kb in r) for r in rows)
+            + f". The last frame's end against the first's: {(last / first - 1) * 100:+.1f} %;"
+            f" the first frame's end of the last match against the first match's: "
+            f"{(rows[-1][0] / first - 1) * 100:+.1f} %."]
+
+
 def _highest_each_end(u: dict[str, Any], window_s: float = 60.0) -> list[str]:
     """The highest resident memory in the ``window_s`` seconds after the first frame's end
     and in the last ``window_s`` seconds of the run, as a sentence (none without the
@@ -245,13 +269,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--copies", type=int, default=12, help="matches in the day (12: about 2 h)")
     ap.add_argument("--dir", default=str(ROOT / "out" / "soak"))
     ap.add_argument("--match-dir", default=str(ROOT / "out" / "match-video"))
-    ap.add_argument("--seed", type=int, default=28)
+    ap.add_argument("--seed", type=int, default=None,
+                    help="seed of the moment the second run is killed (default: drawn at random"
+                         " and printed)")
     ap.add_argument("--every", type=float, default=60.0,
                     help="seconds between the resident memory figures in the doc")
     ap.add_argument("--no-resume", action="store_true", help="skip the killed-and-resumed run")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     t0 = time.perf_counter()
+    commit = run_info("")["commit"]  # the code measured (commits may follow during a long soak)
     folder = Path(args.dir)
     for old in ("unbroken", "killed"):  # the runs of an earlier soak are replaced
         shutil.rmtree(folder / old, ignore_errors=True)
@@ -259,17 +286,20 @@ def main(argv: list[str] | None = None) -> int:
     truth = json.loads((Path(args.match_dir) / "match.truth.json").read_text())
     unbroken = watched_run(day, folder / "unbroken", every_s=args.every)
     print(json.dumps({"unbroken": unbroken}), flush=True)
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(10**6)
+    print(f"the killed run's moment: seed {seed}", flush=True)
     fig: dict[str, Any] = {"copies": args.copies, "every_s": args.every,
                            "day_minutes": args.copies * truth["duration_s"] / 60,
                            "unbroken": unbroken, "store": store_check(folder / "unbroken")}
     ref = calls(folder / "unbroken")
     fig["counts"], fig["unbroken_calls"] = frames_and_matches(ref), len(ref)
     if not args.no_resume:
-        fig["resumed"] = kill_and_resume(day, folder, unbroken["seconds"], args.seed)
+        fig["resumed"] = kill_and_resume(day, folder, unbroken["seconds"], seed)
         got = calls(folder / "killed")
         fig["resumed_calls"], fig["same_calls"] = len(got), got == ref
     info = run_info(("python bench/soak.py " + " ".join(argv or sys.argv[1:])).rstrip(),
                     time.perf_counter() - t0)
+    info["commit"] = commit
     fig.update(info)
     print(json.dumps(fig, default=str))
     (ROOT / "docs" / "metrics-soak.json").write_text(json.dumps(fig, indent=1, default=str))

@@ -22,6 +22,8 @@ import numpy as np
 if sys.argv[1] == "steady":
     from tracker.memory import steady_allocator
     assert steady_allocator()
+from tracker.memory import HeapTrimmer, TrimParams
+trimmer = HeapTrimmer(TrimParams(every_s=0.0))
 def rss_mb():
     status = open("/proc/self/status").read().split("VmRSS:")[1]
     return int(status.split()[0]) / 1024
@@ -31,6 +33,8 @@ del first
 pictures = [np.ones(1280 * 720 * 3, np.uint8) for _ in range(60)]
 newest = pictures[-1]
 del pictures
+if sys.argv[1] == "trimmed":
+    assert trimmer.quiet() and trimmer.trims == 1
 print(rss_mb() - base)
 """
 
@@ -49,6 +53,28 @@ def test_pictures_let_go_are_given_back_to_the_system():
     as_it_comes, steady = _grown_mb("plain"), _grown_mb("steady")
     assert as_it_comes > 100.0
     assert steady < 12.0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's allocator only")
+def test_a_trim_at_a_quiet_moment_gives_the_freed_pictures_back():
+    """The same 60 pictures with the allocator as it comes, then one trim (the default run's
+    quiet moment, :class:`tracker.memory.HeapTrimmer`): the freed pictures' memory is given
+    back, about the newest picture's worth is left."""
+    assert _grown_mb("trimmed") < 12.0
+
+
+def test_trims_are_rate_limited():
+    """No trim before ``every_s`` has passed since the last (or the run's start); none at all
+    when turned off."""
+    from tracker.memory import HeapTrimmer, TrimParams
+
+    slow = HeapTrimmer(TrimParams(every_s=3600.0))
+    assert not slow.quiet() and slow.trims == 0
+    off = HeapTrimmer(TrimParams(every_s=float("inf")))
+    assert not off.active and not off.quiet()
+    if slow.active:  # glibc
+        eager = HeapTrimmer(TrimParams(every_s=0.0))
+        assert eager.quiet() and eager.quiet() and eager.trims == 2
 
 
 def test_the_start_windows_frames_are_handed_on_in_order_and_let_go():

@@ -46,10 +46,14 @@ class FeedParams:
             :class:`FrameFeed`, and the view monitor's, :class:`WorkAhead`): a cheap stretch of
             the video (balls at rest: 0.2 ms a frame) then runs on frames decoded during a
             dear one (a break-off, a full search: 30 ms a frame) instead of waiting on the
-            decoder, so both cores stay busy. 320 MiB: 54 frames at 1080p (BGR, 6.2 MB each),
-            13 at 4K ...
+            decoder, so both cores stay busy. But the pictures waiting are most of what a run's
+            resident memory swings by from one second to the next (issue 28's soak: 320 MiB
+            and 48 frames a queue swung it between about 225 and 570 MB at 720p), so the
+            queues are kept short: 64 MiB, 10 frames at 1080p (BGR, 6.2 MB each), the
+            ``prefetch_frames`` floor at 4K ...
         look_ahead_max_frames: ... but never more frames than this in a queue (nor fewer than
-            ``prefetch_frames``): at 1080p the two queues hold at most 96 frames, about 600 MB.
+            ``prefetch_frames``): at 720p (2.8 MB a picture) the two queues hold at most 32
+            frames, about 88 MB; at 1080p 20, about 124 MB.
         cores_left_by_decoder: cores a file's decoder thread leaves to the rest of the
             pipeline (the pipeline's own thread, detection and tracking): the decoder gets the
             others, at least one thread. On two cores FFmpeg's default (a thread per core)
@@ -63,8 +67,8 @@ class FeedParams:
     hard_lag_s: float = 2.0
     clear_mm: float = 150.0
     prefetch_frames: int = 8
-    look_ahead_bytes: int = 320 * 2**20
-    look_ahead_max_frames: int = 48
+    look_ahead_bytes: int = 64 * 2**20
+    look_ahead_max_frames: int = 16
     cores_left_by_decoder: int = 1
     max_queued_frames: int = 64
 

@@ -452,9 +452,10 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                          "(learned on a TV-angle view, colour overhead; default). In pool, learned "
                          "names the balls with the learned pool classifier, else by colour")
     pr.add_argument("--steady-memory", action="store_true",
-                    help="give each picture back to the system as soon as it is let go: "
-                         "memory stays flat over a long day, for about a fifth more CPU "
-                         "(docs/BENCHMARKS.md)")
+                    help="give each picture back to the system as soon as it is let go, "
+                         "for about a fifth more CPU (without it, memory is given back while "
+                         "the table is still, which keeps a long day flat too; "
+                         "docs/BENCHMARKS.md)")
     pr.add_argument("--resume", action="store_true",
                     help="go on with the cut-off run in OUT (a crash, Ctrl-C) with its own "
                          "options: the calls made are met again, not repeated (docs/OUTPUTS.md)")

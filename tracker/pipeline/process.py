@@ -29,7 +29,7 @@ from calibration.table import TableGeometry
 from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import ProcessResult, RunListener
 from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames, may_skip
-from tracker.memory import steady_allocator
+from tracker.memory import HeapTrimmer, steady_allocator
 from tracker.perception.calibrate import find_colour_balls
 from tracker.pipeline.referee import Correction
 from tracker.pipeline.run import FrameChecks, RefereeRun
@@ -72,7 +72,8 @@ class ProcessOptions:
             for the next (:class:`tracker.session.TableSession`).
         steady_memory: fix the C allocator so pictures let go are given back to the system
             (:mod:`tracker.memory`): flat memory over a day, about 19 % more CPU at 1080p
-            (docs/BENCHMARKS.md); off, glibc's own.
+            (docs/BENCHMARKS.md); off (the default), glibc's own, with the heap's free pages
+            given back while the table is still (:class:`tracker.memory.HeapTrimmer`).
     """
 
     calibration: Calibration | None = None
@@ -236,8 +237,9 @@ def referee_frames(run: RefereeRun, source: FrameSource, feed: FrameFeed, first:
     item = next(checked, (None, None, 0.0))
     cut_off: BaseException | None = None
     stopped_early = False
+    trimmer = None if opts.steady_memory else HeapTrimmer()
     try:
-        stopped_early = _step_all(run, source, item, checked, bar, opts.max_frames)
+        stopped_early = _step_all(run, source, item, checked, bar, opts.max_frames, trimmer)
     except BaseException as exc:  # Ctrl-C or an error: the run ends, saying so
         cut_off = exc
         raise
@@ -254,9 +256,11 @@ def referee_frames(run: RefereeRun, source: FrameSource, feed: FrameFeed, first:
 def _step_all(run: RefereeRun, source: FrameSource,
               item: tuple[Frame | None, FrameChecks | None, float],
               checked: Iterator[tuple[Frame, FrameChecks | None, float]], bar: Any,
-              max_frames: int | None) -> bool:
+              max_frames: int | None, trimmer: HeapTrimmer | None = None) -> bool:
     """Step ``run`` through ``item`` (the first checked frame; None: none) and the rest of
     the checked frames (live ones skipped when :func:`tracker.live.may_skip` allows);
+    ``trimmer`` is told of each frame on which no ball moves (the heap's free pages given
+    back now and then);
     returns whether it stopped before the source's end (the session over: the frame over with
     nothing more to play, :attr:`RefereeRun.session_over`; or ``max_frames``)."""
     frame, checks, _ = item
@@ -270,6 +274,8 @@ def _step_all(run: RefereeRun, source: FrameSource,
             run.skipped(frame, forced)
         else:
             run.step(frame, decode_s, checks)
+        if trimmer is not None and not _moving(run):
+            trimmer.quiet()
         bar.update(1)
         if run.session_over or (max_frames and frame.index + 1 >= max_frames):
             return True
@@ -277,6 +283,12 @@ def _step_all(run: RefereeRun, source: FrameSource,
         frame, checks, _ = next(checked, (None, None, 0.0))
         decode_s = time.perf_counter() - t_a
     return False
+
+
+def _moving(run: RefereeRun) -> bool:
+    """Whether balls were moving on the last frame tracked (none yet: not moving)."""
+    state = run.strokes.last_state
+    return bool(state is not None and state.moving)
 
 
 def end_run(run: RefereeRun, source: FrameSource, cut_off: BaseException | None,
