@@ -107,3 +107,19 @@ def test_live_sources_get_a_recording_and_files_are_cut_at_the_end(tmp_path):
                           StreamBreakClips)
     assert isinstance(high_break_listener(tmp_path / "s", writer, SAMPLES / "overhead_miss.mp4",
                                           tmp_path), HighBreakClips)
+
+
+def test_a_recording_that_cannot_encode_says_so_and_refuses_its_cuts(tmp_path, monkeypatch):
+    import pytest
+
+    import tracker.outputs.streamclips as sc
+
+    monkeypatch.setattr(sc, "_ffmpeg", lambda: str(tmp_path / "no-ffmpeg"))
+    rec = sc.RollingRecording(tmp_path / "rec", FPS, RecordingParams(height=0))
+    for i in range(3):
+        rec.add(i, picture(i))  # the run goes on: nothing raised here
+    cut = rec.request_cut(0.0, 0.1, tmp_path / "clip.mp4")
+    with pytest.raises(sc.ClipError, match="the recording failed"):
+        cut.result(timeout=10)
+    rec.close()
+    assert rec.failed and not (tmp_path / "rec").exists()

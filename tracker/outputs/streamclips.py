@@ -142,12 +142,13 @@ class RollingRecording:
         self.segments: list[Segment] = []
         self.left_out = 0  # pictures the queue could not take
         self.deleted = 0  # segments deleted to keep within the budget
+        self.failed: str | None = None  # why the recording stopped (an encoder that failed)
         self.keep_from = 0  # frames from this index on are never deleted
         self._lock = threading.Lock()
         self._queue: queue.Queue = queue.Queue(maxsize=max(1, params.queue_frames))
         self._proc: subprocess.Popen | None = None
         self._size: tuple[int, int] | None = None
-        self._last: bytes | None = None
+        self._last: memoryview | None = None
         self._made = 0
         self._thread = threading.Thread(target=self._run, name="break-recording", daemon=True)
         self._thread.start()
@@ -196,26 +197,29 @@ class RollingRecording:
         while True:
             item = self._queue.get()
             try:
-                if item[0] == "frame":
-                    self._write(item[1], item[2])
-                elif item[0] == "cut":
-                    self._cut(*item[1:])
-                else:
+                if item[0] == "stop":
                     self._finish_segment()
                     return
+                if self.failed is not None:  # recording no more; cuts are refused
+                    if item[0] == "cut":
+                        item[4].set_exception(ClipError(f"the recording failed: {self.failed}"))
+                elif item[0] == "frame":
+                    self._write(item[1], item[2])
+                else:
+                    self._cut(*item[1:])
             except Exception as exc:  # noqa: BLE001 - a broken encoder must not end the run
-                log.warning("the recording for high-break clips failed (it starts again with "
-                            "the next picture): %s", exc)
-                self._proc = None
+                self.failed = str(exc) or type(exc).__name__
+                log.warning("the recording for high-break clips stopped (the run goes on; its "
+                            "breaks get no clip): %s", self.failed)
                 if item[0] == "cut" and not item[4].done():
-                    item[4].set_exception(ClipError(f"the recording failed: {exc}"))
+                    item[4].set_exception(ClipError(f"the recording failed: {self.failed}"))
             finally:
                 self._queue.task_done()
 
     def _open_segment(self) -> Segment | None:
         return self.segments[-1] if self._proc is not None and self.segments else None
 
-    def _picture(self, image: np.ndarray) -> bytes:
+    def _picture(self, image: np.ndarray) -> memoryview:
         if self._size is None:
             h, w = image.shape[:2]
             th = self.params.height or h
@@ -223,7 +227,7 @@ class RollingRecording:
             self._size = (max(2, int(round(w * th / h / 2)) * 2), th)
         if image.shape[1::-1] != self._size:
             image = cv2.resize(image, self._size, interpolation=cv2.INTER_AREA)
-        return np.ascontiguousarray(image).tobytes()
+        return memoryview(np.ascontiguousarray(image)).cast("B")
 
     def _write(self, index: int, image: np.ndarray) -> None:
         picture = self._picture(image)
@@ -384,10 +388,12 @@ class StreamBreakClips(RunListener):
         self._move_on(final=False)
 
     def on_record(self, run: Any, record: Any, decisions: list[dict[str, Any]]) -> None:
-        if isinstance(record, Shot) and self.writer.run_id is not None:
+        if self.writer.run_id is None:
+            return
+        if isinstance(record, Shot):
             self._seen.add(record.shot)
-            if self.recording is not None:
-                self._look(final=False)
+        if self.recording is not None:  # a stroke, or a concession that ends the frame
+            self._look(final=False)
 
     def on_end(self, run: Any, summary: dict[str, Any]) -> None:
         if self.recording is None:
