@@ -150,8 +150,10 @@ def _summary(args: argparse.Namespace, res, point) -> dict:  # noqa: ANN001
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
         summary["resumed_after_strokes"] = point.strokes
-    if res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped:
+    if (res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped
+            or res.idle_frames):
         summary["live"] = {"skipped_frames": res.skipped_frames,
+                           "idle_frames": res.idle_frames,
                            "startup_skipped": res.startup_skipped,
                            "skipped_while_moving": res.skipped_forced,
                            "dropped_frames": res.dropped_frames,
