@@ -166,7 +166,10 @@ class RollingRecording:
         """Cut s ``t0`` to ``t1`` of the source into ``out`` once every picture queued so far
         is written; the future gives ``out`` or raises :class:`ClipError`."""
         done: Future = Future()
-        self._queue.put(("cut", t0, t1, out, done))
+        try:
+            self._queue.put(("cut", t0, t1, out, done), timeout=self.params.timeout_s)
+        except queue.Full:  # the recording's thread is stuck: the run goes on without it
+            done.set_exception(ClipError("the recording did not answer in time"))
         return done
 
     def wait_written(self) -> None:
@@ -176,7 +179,10 @@ class RollingRecording:
     def close(self, remove: bool = True) -> None:
         """Write what is queued, end the last segment, stop the thread and (``remove``)
         delete the recording's folder."""
-        self._queue.put(("stop",))
+        try:
+            self._queue.put(("stop",), timeout=self.params.timeout_s)
+        except queue.Full:
+            log.warning("the recording for high-break clips did not stop in time")
         self._thread.join(timeout=self.params.timeout_s)
         if remove:
             shutil.rmtree(self.folder, ignore_errors=True)
