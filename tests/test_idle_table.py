@@ -9,7 +9,6 @@ import time
 from pathlib import Path
 
 import cv2
-import numpy as np
 
 from tracker.listeners import RunListener
 from tracker.live import FEED, may_rest
