@@ -63,6 +63,9 @@ class ProcessResult:
     #: gaps (start s, end s) where the stream was lost (not refereed)
     skipped_frames: int = 0
     startup_skipped: int = 0
+    #: live frames let go unlooked at while the table was idle (no frame in play, nothing
+    #: changing: :func:`tracker.live.may_rest`)
+    idle_frames: int = 0
     skipped_forced: int = 0
     dropped_frames: int = 0
     gaps: list[tuple[float, float]] = field(default_factory=list)

@@ -61,6 +61,11 @@ class FeedParams:
             detection needs.
         max_queued_frames: frames held at most for a pipeline that is behind (live); older
             ones are dropped.
+        idle_stride: a live table that is idle (no frame in play, and its last picture
+            showed nothing changed: :func:`may_rest`) looks at one picture in this many; the
+            others are read and let go unlooked at, so an idle table costs little more than
+            reading its stream. Anything changing on the table (the change gate's verdict)
+            brings back every picture from the next one looked at. 1: every picture.
     """
 
     max_lag_s: float = 0.2
@@ -71,6 +76,7 @@ class FeedParams:
     look_ahead_max_frames: int = 16
     cores_left_by_decoder: int = 1
     max_queued_frames: int = 64
+    idle_stride: int = 5
 
 
 #: How frames are read ahead and live frames kept up with.
@@ -246,6 +252,13 @@ class WorkAhead:
             except queue.Empty:
                 break
         self._thread.join(timeout=5.0)
+
+
+def may_rest(idle: bool, index: int) -> bool:
+    """Whether live frame ``index`` may be let go unlooked at because the table is ``idle``
+    (:attr:`FeedParams.idle_stride`; :attr:`tracker.pipeline.RefereeRun.idle`): no frame is in
+    play, so no call can depend on it."""
+    return idle and FEED.idle_stride > 1 and index % FEED.idle_stride != 0
 
 
 def may_skip(state, lag_s: float) -> tuple[bool, bool]:

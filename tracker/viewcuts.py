@@ -24,8 +24,9 @@ class ViewSegments:
 
     def add(self, index: int, refereed: bool) -> bool:
         """Record frame ``index``; True when it starts a new run (the view left or came
-        back)."""
-        if self.runs and self.runs[-1][2] == refereed and index == self.runs[-1][1] + 1:
+        back). Frames not looked at between two of the same verdict (live frames skipped to
+        keep up or let go while the table was idle) are of the same run."""
+        if self.runs and self.runs[-1][2] == refereed and index > self.runs[-1][1]:
             self.runs[-1][1] = index
             return False
         self.runs.append([index, index, refereed])

@@ -150,8 +150,10 @@ def _summary(args: argparse.Namespace, res, point) -> dict:  # noqa: ANN001
                "not_refereed_frames": res.not_refereed_frames, "out": args.out}
     if point is not None:
         summary["resumed_after_strokes"] = point.strokes
-    if res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped:
+    if (res.skipped_frames or res.dropped_frames or res.gaps or res.startup_skipped
+            or res.idle_frames):
         summary["live"] = {"skipped_frames": res.skipped_frames,
+                           "idle_frames": res.idle_frames,
                            "startup_skipped": res.startup_skipped,
                            "skipped_while_moving": res.skipped_forced,
                            "dropped_frames": res.dropped_frames,
@@ -340,10 +342,11 @@ def _process_listeners(args: argparse.Namespace, opts, point) -> list:  # noqa: 
                             table=getattr(args, "table", None))
         listeners.append(store)
         if getattr(args, "keep_breaks", 0) > 0:
-            from tracker.outputs.highbreaks import HighBreakClips, HighBreakParams
+            from tracker.outputs.highbreaks import HighBreakParams
+            from tracker.outputs.streamclips import high_break_listener
 
-            listeners.append(HighBreakClips(store.path, store, str(opts.video), args.out,
-                                            HighBreakParams(threshold=args.keep_breaks)))
+            listeners.append(high_break_listener(store.path, store, str(opts.video), args.out,
+                                                 HighBreakParams(threshold=args.keep_breaks)))
     if args.overlay:
         from tracker.outputs.bar_place import BarParams
         from tracker.outputs.overlay import OverlayWriter
@@ -421,7 +424,8 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
                     "(default: the output folder's name)")
     pr.add_argument("--keep-breaks", type=int, default=50, metavar="POINTS",
                     help="keep a video clip of every break of at least POINTS in OUT/breaks "
-                         "when the run ends (video files only; 0: none; default 50)")
+                         "(a video file: cut when the run ends; a camera or stream: recorded "
+                         "as it is refereed and cut as the break ends; 0: none; default 50)")
     pr.add_argument("--inputs", help="operator inputs: a match log (JSONL); its frame_start, its "
                                      "input lines (applied before the stroke that follows them) "
                                      "and the nominations and judgements of its shot lines (by "

@@ -23,10 +23,10 @@ goes into the store's ``high_breaks`` table: ``run_id``, ``match``, ``frame``, `
 video), ``clip`` (the file's path relative to the store's folder), ``created`` (s since the
 epoch). :func:`kept_breaks` reads them (an empty list from a store that has none).
 
-Sources: only a video FILE can be cut. A live source (a camera, a stream URL) keeps no file
-to cut from yet: its breaks are listed by the statistics but get no clip (said once in the
-log). A clip is cut when the run ends (:class:`HighBreakClips`), or afterwards with
-:func:`keep_high_breaks`.
+Sources: a video FILE is cut when the run ends (:class:`HighBreakClips`), or afterwards with
+:func:`keep_high_breaks`. A live source (a camera, a stream URL, frames on a pipe) has no file
+to cut from: :mod:`tracker.outputs.streamclips` keeps a rolling recording of its pictures and
+cuts each break from it as the break ends (same rows, same names, same links).
 """
 
 from __future__ import annotations
@@ -105,8 +105,15 @@ def high_breaks_by_match(log_: list[dict[str, Any]], decisions: list[dict[str, A
                          ) -> list[tuple[int, Visit]]:
     """:func:`high_breaks` of each match of a run (a table's day holds several), as
     ``(match number from 1, break)`` in order."""
+    return [(n, v) for n, v in visits_by_match(log_, decisions) if v.points >= params.threshold]
+
+
+def visits_by_match(log_: list[dict[str, Any]], decisions: list[dict[str, Any]]
+                    ) -> list[tuple[int, Visit]]:
+    """Every visit of a run (:mod:`tracker.stats`, scoring or not), as ``(match number from
+    1, visit)`` in order; the last may still be under way (``ended`` "still at the table")."""
     return [(n, v) for n, (lg, calls) in enumerate(split_by_match(log_, decisions), start=1)
-            for v in high_breaks(list(lg), list(calls), params)]
+            for v in match_stats(list(lg), list(calls)).visits]
 
 
 def clip_window(visit: Visit, params: HighBreakParams = DEFAULT_BREAK_PARAMS
@@ -172,11 +179,9 @@ def keep_high_breaks(store: MatchStore, run_id: int, video: str | Path, out_dir:
     """Cut a clip of every high break of the run not kept yet into ``out_dir/breaks/`` and
     record it in the store (opened for writing); returns the rows written. A break whose
     clip cannot be cut is logged and skipped (the others are still kept)."""
-    _ensure_table(store)
     visits = high_breaks_by_match(store.log(run_id),
                                   [d["decision"] for d in store.decisions(run_id)], params)
-    done = {tuple(r) for r in store.db.execute(
-        "SELECT match, frame, first_shot FROM high_breaks WHERE run_id=?", (run_id,))}
+    done = breaks_kept_keys(store, run_id)
     folder = Path(out_dir) / BREAKS_DIR
     rows = []
     for match, v in visits:
@@ -188,14 +193,31 @@ def keep_high_breaks(store: MatchStore, run_id: int, video: str | Path, out_dir:
         except ClipError as exc:
             log.warning("break of %d by %s not kept on video: %s", v.points, v.player, exc)
             continue
-        row = {"run_id": run_id, "match": match, "frame": v.frame, "first_shot": v.shots[0], "player": v.player,
-               "points": v.points, "shots": list(v.shots), "t_start": t0, "t_end": t1,
-               "clip": _relative(path, store.path.parent), "created": time.time()}
-        store.db.execute(f"INSERT OR REPLACE INTO high_breaks({', '.join(_COLUMNS)}) "
-                         f"VALUES({', '.join('?' * len(_COLUMNS))})",
-                         [json.dumps(row[k]) if k == "shots" else row[k] for k in _COLUMNS])
-        rows.append(row)
+        rows.append(record_break(store, run_id, match, v, (t0, t1), path))
     return rows
+
+
+def breaks_kept_keys(store: MatchStore, run_id: int) -> set[tuple[int, int, int]]:
+    """``(match, frame, first stroke)`` of each break of the run already kept (the
+    ``high_breaks`` table made if missing)."""
+    _ensure_table(store)
+    return {tuple(r) for r in store.db.execute(
+        "SELECT match, frame, first_shot FROM high_breaks WHERE run_id=?", (run_id,))}
+
+
+def record_break(store: MatchStore, run_id: int, match: int, visit: Visit,
+                 window: tuple[float, float], path: Path) -> dict[str, Any]:
+    """Write the store's row for a break kept in the clip ``path`` (``window``: the clip's
+    start and end, s of video); returns the row."""
+    _ensure_table(store)
+    row = {"run_id": run_id, "match": match, "frame": visit.frame, "first_shot": visit.shots[0],
+           "player": visit.player, "points": visit.points, "shots": list(visit.shots),
+           "t_start": window[0], "t_end": window[1],
+           "clip": _relative(path, store.path.parent), "created": time.time()}
+    store.db.execute(f"INSERT OR REPLACE INTO high_breaks({', '.join(_COLUMNS)}) "
+                     f"VALUES({', '.join('?' * len(_COLUMNS))})",
+                     [json.dumps(row[k]) if k == "shots" else row[k] for k in _COLUMNS])
+    return row
 
 
 def _relative(path: Path, root: Path) -> str:

@@ -126,6 +126,8 @@ class ChangeGatedDetector:
         self.last: BallDetections | None = None
         self.since_full = 0
         self.stats = GateStats()
+        #: the last frame's path (``full``, ``partial``, ``still``; None before the first)
+        self.last_kind: str | None = None
 
     # ---------------------------------------------------------------- a new rack
     def settle(self) -> None:
@@ -175,6 +177,7 @@ class ChangeGatedDetector:
                 rects = self._rects(changed, frame.shape)
                 res = None if rects is None else self._partial(frame, thumb, rects)
                 kind, out = ("partial", res) if res is not None else ("full", self._full(frame, thumb))
+        self.last_kind = kind
         setattr(self.stats, kind, getattr(self.stats, kind) + 1)
         self.stats.seconds[kind] += time.perf_counter() - t0
         return out

@@ -28,7 +28,14 @@ from calibration.startup import (
 from calibration.table import TableGeometry
 from tracker.cadence import FrameCadence, table_mask
 from tracker.listeners import ProcessResult, RunListener
-from tracker.live import FrameFeed, WorkAhead, decode_threads, look_ahead_frames, may_skip
+from tracker.live import (
+    FrameFeed,
+    WorkAhead,
+    decode_threads,
+    look_ahead_frames,
+    may_rest,
+    may_skip,
+)
 from tracker.memory import HeapTrimmer, steady_allocator
 from tracker.perception.calibrate import find_colour_balls
 from tracker.pipeline.referee import Correction
@@ -270,7 +277,9 @@ def _step_all(run: RefereeRun, source: FrameSource,
             run.mark_gap(frame)
         lag = time.monotonic() - frame.arrived if frame.arrived is not None else 0.0
         skip, forced = may_skip(run.strokes.last_state, lag) if source.live else (False, False)
-        if skip:
+        if source.live and not skip and may_rest(run.idle, frame.index):
+            run.rested(frame)
+        elif skip:
             run.skipped(frame, forced)
         else:
             run.step(frame, decode_s, checks)

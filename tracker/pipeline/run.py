@@ -122,6 +122,7 @@ class RefereeRun(Referee):
         #: the stretches of frames refereed and not (cuts away from the table)
         self.segments = ViewSegments()
         self._last_view: FrameView | None = None
+        self._idle = False  # :attr:`idle`, as the last frame looked at left it
         #: the table's session: the match set-up, the between-frames watcher, the phase
         #: (:class:`tracker.session.TableSession`; set it before :meth:`begin`)
         self.session = TableSession()
@@ -217,6 +218,13 @@ class RefereeRun(Referee):
     def in_frame(self) -> bool:
         """A frame is in play."""
         return self.match.state is not None and not self.match.state.frame_over
+
+    @property
+    def idle(self) -> bool:
+        """No frame is in play and the last picture looked at showed nothing changing on the
+        table (the change gate found it still): live pictures may be let go
+        (:func:`tracker.live.may_rest`)."""
+        return self._idle
 
     @property
     def session_over(self) -> bool:
@@ -403,6 +411,8 @@ class RefereeRun(Referee):
         self.result.frames = max(self.result.frames, frame.index + 1)
         if view.state is not None:
             self._last_view = view
+        self._idle = (status.refereed and not self.in_frame and view.detections is not None
+                      and self.gate is not None and self.gate.last_kind == "still")
         for li in self.listeners:
             li.on_frame(self, view)
         return view
@@ -523,6 +533,11 @@ class RefereeRun(Referee):
         if forced and self.on_note:
             self.on_note(f"live: behind by more than the hard limit at {frame.t:.1f} s: a frame "
                          "was skipped while balls were moving")
+
+    def rested(self, frame: Frame) -> None:
+        """A live frame let go unlooked at while the table was idle (:attr:`idle`)."""
+        self.result.idle_frames += 1
+        self.result.frames = max(self.result.frames, frame.index + 1)
 
     def mark_gap(self, frame: Frame) -> None:
         """The stream was lost for ``frame.gap_s`` before this frame: not refereed, noted for

@@ -18,8 +18,9 @@ frame), optional ``players``, ``size`` and ``fps`` (raw frames), ``max_frames``,
 ``realtime`` (a video file played no faster than its own clock times this speed, as a camera
 would give it: for tests and benches; the table's summary then gives ``clock_origin``, the
 wall-clock time its video's time 0 was due), ``keep_breaks`` (a clip of every break of at
-least this many points, from a video file, into ``out/NAME/breaks``:
-:mod:`tracker.outputs.highbreaks`; default 50, 0: none), ``match`` (the table's match set-up,
+least this many points, into ``out/NAME/breaks``: cut from a video file,
+:mod:`tracker.outputs.highbreaks`, or from a camera's or stream's rolling recording,
+:mod:`tracker.outputs.streamclips`; default 50, 0: none), ``match`` (the table's match set-up,
 the fields of a ``process --match`` file: players, best_of or race_to, ruleset, handicap,
 breaker, frames_won, score, then, again; :mod:`tracker.session_setup`) and ``wait`` (true:
 the table starts no frame until the balls are seen racked, and keeps watching after its last
@@ -134,10 +135,11 @@ def run_table(table: dict[str, Any], out: str, base_dir: str = ".") -> dict[str,
         listeners.append(pacer)
     keep = int(table.get("keep_breaks", 50))
     if keep > 0:
-        from tracker.outputs.highbreaks import HighBreakClips, HighBreakParams
+        from tracker.outputs.highbreaks import HighBreakParams
+        from tracker.outputs.streamclips import high_break_listener
 
-        listeners.append(HighBreakClips(o / STORE_NAME, writer, table["source"], o / name,
-                                        HighBreakParams(threshold=keep)))
+        listeners.append(high_break_listener(o / STORE_NAME, writer, table["source"], o / name,
+                                             HighBreakParams(threshold=keep)))
     setup = None
     if table.get("match") is not None:
         from tracker.session_setup import setup_from_dict
