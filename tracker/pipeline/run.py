@@ -38,6 +38,7 @@ from tracker.perception.pool_track import PoolTracker
 from tracker.perception.track import TableState, Tracker
 from tracker.pipeline.referee import Correction, Referee
 from tracker.pipeline.settling import observed_start, pool_settled, settled
+from tracker.pipeline.summary import scoreboard_line
 from tracker.records.shot import FrameStart, OperatorInput, Shot
 from tracker.rules.match import Match
 from tracker.rules.registry import Ruleset, get_ruleset
@@ -553,38 +554,9 @@ class RefereeRun(Referee):
 
     # --- the end --------------------------------------------------------------------------
     def summary(self) -> dict[str, Any]:
-        """The scoreboard line: score, strokes, frames, how the source ended."""
-        st = self.match.state
-        self.result.score = dict(zip(st.players, st.scores, strict=True)) if st else {}
-        board: dict[str, Any] = {
-            "scoreboard": True, "score": self.result.score, "frame_over": self.frame_over,
-            "shots": len(self.result.shots), "frames": self.result.frames,
-            "not_refereed_frames": self.result.not_refereed_frames}
-        if self.match.frames_started > 1 or self.session.setup is not None \
-                or self.session.wait:  # a session: the match as it stands
-            phase = self.session.phase
-            if self.frame_over:
-                phase = "match over" if self.match.match_over else "between frames"
-            board.update(state=phase, frames_won=dict(self.match.frames_won),
-                         match_over=self.match.match_over, frame=st.frame if st else 0)
-        if self.identity is not None:  # a pool game: what named the balls
-            board["pool_balls_named_by"] = self.identity.source
-        away = self.segments.away(self.source_fps)
-        if away:
-            board["not_refereed"] = [list(a) for a in away]
-        res = self.result
-        if res.skipped_frames or res.dropped_frames or res.gaps:
-            board["live"] = {"skipped_frames": res.skipped_frames,
-                             "startup_skipped": res.startup_skipped,
-                             "skipped_while_moving": res.skipped_forced,
-                             "dropped_frames": res.dropped_frames,
-                             "gaps_s": [[round(a, 2), round(b, 2)] for a, b in res.gaps]}
-        end = self.result.end
-        if end is not None:
-            board["video_end"] = end.reason
-            if not end.clean:
-                board["warning"] = end.message
-        return board
+        """The scoreboard line: score, strokes, frames, how the source ended
+        (:func:`tracker.pipeline.summary.scoreboard_line`)."""
+        return scoreboard_line(self)
 
     def finish(self, end: SourceEnd | None) -> ProcessResult:
         """End the run: call a stroke still under way on what was seen, tell the listeners,
