@@ -101,3 +101,53 @@ def test_a_match_set_on_the_console_starts_on_the_next_rack(first, tmp_path):
     assert queued["status"] == "applied" and "queued" in queued["result"]["message"]
     assert run.session.setup.next_match().players == ("Ed", "Flo")
     assert run.session.goes_on(run.match)
+
+
+def _console_run(first, calibration, path, resume=None):  # noqa: ANN001, ANN202
+    """A hall table's run waiting for a rack, its store at ``path`` and its console bridge
+    (``resume``: a :class:`tracker.resume.ResumePoint` to go on with)."""
+    writer = StoreWriter(path, "table", table="t1",
+                         resume_run=resume.run_id if resume is not None else None)
+    make = resume.run if resume is not None else RefereeRun
+    run = make(calibration, harness.FPS, ("A", "B"), listeners=[writer, ConsoleBridge(writer)])
+    run.session = TableSession(wait=True)
+    return run, writer, harness.Table(run, first)
+
+
+def test_console_set_ups_survive_a_restart(first, tmp_path):
+    """A match set on the console before the rack and one queued during it are kept with the
+    run: a killed run resumed from the video (``--resume``) sets them again where they came
+    (its frame start is Cy v Di's, not the plain players'), and a live run taken up after a
+    restart keeps the queued match."""
+    from tracker.records.parse import record_from_dict
+    from tracker.resume import RunOptions, resume_point
+    from tracker.session import take_up
+
+    calibration = calibrate_image(first, T)
+    path = tmp_path / "match.sqlite"
+    run, writer, table = _console_run(first, calibration, path)
+    assert run.begin(first) is None
+    rid = writer.start(run)
+    writer.store.console_request(rid, "match", {"players": ["Cy", "Di"], "race_to": 2,
+                                                "ruleset": "snooker-6-reds", "breaker": "Di"})
+    table.show({}, 0.4)
+    table.show(SIX_RACK, 3.6)
+    assert run.match.players == ("Cy", "Di")
+    writer.store.console_request(rid, "match", {"players": ["Ed", "Flo"], "best_of": 1,
+                                                "queue": True})
+    table.show(SIX_RACK, 0.4)
+    assert run.session.setup.next_match().players == ("Ed", "Flo")
+    # killed here: the store's run is cut off, its records and console requests kept
+    point = resume_point(tmp_path, RunOptions(video="table", video_bytes=0))
+    assert [(s.after, s.setup.players, s.queue) for s in point.setups] == \
+        [(0, ("Cy", "Di"), False), (1, ("Ed", "Flo"), True)]
+    again, _writer, table = _console_run(first, calibration, path, point)
+    assert again.begin(first) is None
+    table.show({}, 0.4)
+    table.show(SIX_RACK, 4.0)  # meets the frame start again (a mismatch would raise)
+    assert again.match.players == ("Cy", "Di") and again.match.best_of == 3
+    assert again.session.setup.next_match().players == ("Ed", "Flo")
+    taken = take_up([record_from_dict(r.data) for r in point.records], None,
+                    tuple(point.setups))
+    assert taken.setup.players == ("Cy", "Di") and taken.setup.breaker == "Di"
+    assert taken.setup.next_match().players == ("Ed", "Flo")

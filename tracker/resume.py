@@ -37,6 +37,8 @@ from tracker.records.parse import RecordError, record_from_dict, record_to_dict
 from tracker.records.shot import FrameStart, OperatorInput, Record, Shot
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
+from tracker.session import ConsoleSetup, replay_setups
+from tracker.session_setup import SetupError, setup_from_dict
 
 log = logging.getLogger(__name__)
 
@@ -137,6 +139,8 @@ class StoredRecord:
 
     data: dict[str, Any]
     console: bool = False
+    #: its place in the store's run (0: read from the JSONL log)
+    seq: int = 0
 
 
 @dataclass
@@ -147,11 +151,14 @@ class ResumePoint:
         records: the committed match log, in order.
         decisions: the decision lines so far (as ``decisions.jsonl``).
         run_id: the store's run to go on with (None: no store).
+        setups: the matches set or queued on the referee console, each where it came (read
+            from the store's console requests; the resumed run sets them there again).
     """
 
     records: list[StoredRecord]
     decisions: list[dict[str, Any]]
     run_id: int | None = None
+    setups: list[ConsoleSetup] = field(default_factory=list)
 
     @property
     def lines(self) -> tuple[list[str], list[str]]:
@@ -224,7 +231,9 @@ def _from_store(path: Path) -> ResumePoint:
         console = {r["seq"] for r in store.inputs(rid) if r["source"] == "console"}
         rows = store.db.execute("SELECT seq, record FROM records WHERE run_id=? AND "
                                 "superseded=0 ORDER BY seq", (rid,)).fetchall()
-        records = [StoredRecord(json.loads(r["record"]), r["seq"] in console) for r in rows]
+        records = [StoredRecord(json.loads(r["record"]), r["seq"] in console, int(r["seq"]))
+                   for r in rows]
+        setups = _console_setups(store, rid, records)
         # every line as written (a correction's replaced calls too): decisions.jsonl is
         # append-only, and its readers take the current calls (tracker.corrections)
         decisions = [d["decision"] for d in store.decisions(rid, history=True)]
@@ -236,7 +245,26 @@ def _from_store(path: Path) -> ResumePoint:
         except RecordError as exc:
             raise ResumeError(f"{path}: a committed record is unreadable ({exc}); process "
                               "again with --force") from None
-    return ResumePoint(records, decisions, rid)
+    return ResumePoint(records, decisions, rid, setups)
+
+
+def _console_setups(store: MatchStore, rid: int, records: list[StoredRecord]) -> list[ConsoleSetup]:
+    """The matches set or queued on the console that the run took (applied ``match``
+    requests), in order, each placed after the records committed before it."""
+    rows = store.db.execute("SELECT result FROM console WHERE run_id=? AND action='match' AND "
+                            "status='applied' ORDER BY id", (rid,)).fetchall()
+    out = []
+    for r in rows:
+        res = json.loads(r["result"] or "{}")
+        if "setup" not in res:
+            continue  # taken by a version that did not keep it
+        try:
+            setup = setup_from_dict(res["setup"], "a match set on the console")
+        except SetupError as exc:
+            raise ResumeError(f"{store.path}: {exc}; process again with --force") from None
+        after = sum(1 for rec in records if rec.seq <= int(res.get("after_seq", 0)))
+        out.append(ConsoleSetup(after, setup, bool(res.get("queue"))))
+    return out
 
 
 def _from_jsonl(path: Path) -> ResumePoint:
@@ -309,6 +337,7 @@ class ResumedRun(RefereeRun):
         super().__init__(*args, **kwargs)
         self._pending = list(done.records)
         self._met = 0
+        self._setups = list(done.setups)
         self._all_listeners = self.listeners
         self._all_on_call = self.on_call
         if self._pending:
@@ -327,6 +356,16 @@ class ResumedRun(RefereeRun):
                 self.spoken[n] = {"nomination": shot.nomination, "free_ball": shot.free_ball,
                                   "operator": shot.operator}
 
+    def begin(self, *args: Any, **kwargs: Any) -> Any:
+        """As :meth:`RefereeRun.begin`, the console's set-ups made before any record set first."""
+        self._set_up_due()
+        return super().begin(*args, **kwargs)
+
+    def _set_up_due(self) -> None:
+        """The matches set or queued on the console once as many records as now were made."""
+        self.session.setup = replay_setups(self._setups, self._met, self.session.setup,
+                                           self.match)
+
     def _corrections_due(self, n: int) -> list[dict[str, Any]]:
         """A committed stroke is met again as corrected (its record holds the correction):
         the inputs file's corrections are applied only to the strokes after them."""
@@ -341,6 +380,7 @@ class ResumedRun(RefereeRun):
         if made != expected:
             raise ResumeMismatch(_mismatch(made, expected))
         self._met += 1
+        self._set_up_due()
         super()._emit(rec, calls)  # to the listeners that do not keep records
         if self._pending:
             self._inject_console()

@@ -165,6 +165,35 @@ def rerack_inputs(match: Match, seen_at: float, cleared: bool = False) -> list[O
 
 
 @dataclass(frozen=True)
+class ConsoleSetup:
+    """A match set or queued on the referee console while a run went on, as the store keeps it
+    (:meth:`TableSession.take_setup`'s arguments, and where it came): a resumed run sets it again
+    at the same place.
+
+    Attributes:
+        after: how many of the run's records (its current match log) came before it.
+        setup: the match set; queue: queued after the matches already set.
+    """
+
+    after: int
+    setup: MatchSetup
+    queue: bool = False
+
+
+def replay_setups(setups: list[ConsoleSetup], done: int, current: MatchSetup | None,
+                  match: Match) -> MatchSetup | None:
+    """The set-up after the console set-ups of ``setups`` due once ``done`` records are met
+    (taken from the front of the list, in order), given the referee's ``match`` then and the
+    set-up ``current`` before them. Each was accepted when it was made, at the same place."""
+    while setups and setups[0].after <= done:
+        s = setups.pop(0)
+        session = TableSession(setup=current)
+        session.take_setup(s.setup, s.queue, match)
+        current = session.setup
+    return current
+
+
+@dataclass(frozen=True)
 class TakenUp:
     """Where a table's match stood when its process stopped (:func:`take_up`).
 
@@ -182,21 +211,25 @@ class TakenUp:
     frame: int = 0
 
 
-def take_up(records: list[Record], setup: MatchSetup | None) -> TakenUp:
+def take_up(records: list[Record], setup: MatchSetup | None,
+            setups: tuple[ConsoleSetup, ...] = ()) -> TakenUp:
     """Where the match stood after ``records`` (a stopped run's committed match log), with the
-    run's ``setup`` (its queue followed through the matches the log finished).
+    run's ``setup`` (its queue followed through the matches the log finished) and the matches
+    set or queued on the console meanwhile (``setups``, each where it came).
 
     Raises:
         tracker.rules.errors.RuleError: the records do not replay.
     """
-    match, current = Match(), setup
-    for rec in records:
+    match, current, due = Match(), setup, list(setups)
+    for i, rec in enumerate(records):
+        current = replay_setups(due, i, current, match)
         if isinstance(rec, FrameStart) and match.players is not None and match.match_over:
             match, current = Match(), current.next_match() if current is not None else None
         match.feed(rec)
+    current = replay_setups(due, len(records), current, match)
     st = match.state
     if st is None or match.players is None:
-        return TakenUp(setup)
+        return TakenUp(current)
     rules = match.rules.name if match.rules is not None else "snooker"
     base = current or MatchSetup(players=match.players, best_of=match.best_of, ruleset=rules)
     won = (match.frames_won[match.players[0]], match.frames_won[match.players[1]])

@@ -77,8 +77,8 @@ def add_setup_arguments(pr: argparse.ArgumentParser) -> None:
 def take_up_live(point, setup, opts, out: Path):  # noqa: ANN001, ANN201
     """``--resume`` on a live source: the stream cannot be seen again from its start, so the
     match is taken up from what the stopped run called (:func:`tracker.session.take_up`):
-    frames won, the frame's scores and breaker, who is at the table, the matches still queued.
-    The run goes on as a new run (the store keeps the stopped one beside it; its JSONL files
+    frames won, the frame's scores and breaker, who is at the table, the matches still queued
+    (those set or queued on the console too). The run goes on as a new run (the store keeps the stopped one beside it; its JSONL files
     are set aside as ``*.before-restart-N.jsonl``); between frames it waits for the rack.
     Returns the set-up and the inputs (who is at the table) to go on with."""
     from tracker.records.parse import record_from_dict
@@ -87,7 +87,8 @@ def take_up_live(point, setup, opts, out: Path):  # noqa: ANN001, ANN201
     from tracker.session import take_up
 
     try:
-        taken = take_up([record_from_dict(r.data) for r in point.records], setup)
+        taken = take_up([record_from_dict(r.data) for r in point.records], setup,
+                        tuple(getattr(point, "setups", ())))
     except RuleError as exc:
         raise UserError(f"--resume: the stopped run's calls do not replay ({one_line(exc)}); "
                         "start again with --force") from None

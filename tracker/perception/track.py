@@ -27,6 +27,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
 
@@ -304,6 +305,7 @@ class Tracker:
         # ball that vanishes at rest may have been struck by
         f.paths = {b: np.array([*self.slots[b].trail, det.mm[j]]) for b, j in f.assigned.items()
                    if self.slots[b].trail}
+        f.stirring = stirring_balls(self.slots, f, self.cfg.remeasure_radii * self.table.ball_radius)
         for ball, s in self.slots.items():
             if ball in f.assigned:
                 self._seen(ball, s, f)
@@ -450,6 +452,7 @@ class Tracker:
             s.on_table, s.pos, s.vel = True, p.copy(), np.zeros(2)
             s.moving, s.still_frames, s.rest_n, s.rest_sum = False, 0, 1, p.copy()
             s.potted_pocket = None
+            s.held = None
         elif not s.moving:
             self._seen_at_rest(ball, s, p, f)
         else:
@@ -484,15 +487,33 @@ class Tracker:
             s.moving, s.still_frames = True, 0
             s.trail = [s.pos.copy(), p1.copy()]
             s.pos = p.copy()
+        elif s.held is not None:
+            # a small jump with no ball near: the picture re-measured, or a movement?
+            first = s.held[0]
+            verdict = follow_hold(s, p, f.frame, jitter, self.cfg)
+            if verdict == BACK:
+                self._rests(s, p)
+            elif verdict == MOVES:
+                self._leaves_rest(s, p, f, max(1, f.frame - first + 1))
         elif _length(p - s.pos) <= jitter:
-            s.rest_sum += p
-            s.rest_n += 1
-            s.pos = s.rest_sum / s.rest_n
-        else:
-            steps = max(1, f.frame - s.last_frame)
-            s.vel = (p - s.pos) / (f.dt * steps)
-            s.moving, s.still_frames = True, 0
-            s.pos = p.copy()
+            self._rests(s, p)
+        elif not starts_hold(ball, s, p, f, jitter, self.cfg, self.table.ball_radius):
+            self._leaves_rest(s, p, f, max(1, f.frame - s.last_frame))
+
+    @staticmethod
+    def _rests(s: Slot, p: np.ndarray) -> None:
+        """A ball at rest seen at ``p`` (mm) within the noise of its place: its place is the
+        mean of these sightings."""
+        s.rest_sum += p
+        s.rest_n += 1
+        s.pos = s.rest_sum / s.rest_n
+
+    @staticmethod
+    def _leaves_rest(s: Slot, p: np.ndarray, f: UpdateStep, steps: int) -> None:
+        """A ball at rest seen at ``p`` (mm), left its place ``steps`` pictures ago: moving."""
+        s.vel = (p - s.pos) / (f.dt * steps)
+        s.moving, s.still_frames = True, 0
+        s.pos = p.copy()
 
     def _gone(self, ball: str, s: Slot, f: UpdateStep) -> None:
         """Record that ``ball`` left the table (potted, or off over a cushion)."""
@@ -507,6 +528,7 @@ class Tracker:
         if s.seen:
             s.lost_moving = s.moving
         s.seen = False
+        s.held = None  # a re-measure is told only from the pictures that follow the jump
         if not s.on_table or s.pos is None:
             return
         cfg, det, dt = self.cfg, f.det, f.dt

@@ -69,6 +69,19 @@ class TrackerConfig:
         emerge_cone_deg: ... its second sighting's step within this angle of the line from
             where it stood to its first (a struck ball runs straight; a hand or a sleeve
             of its colour wanders, or stands).
+        remeasure_radii: a ball at rest whose detection jumps, from one picture to the next,
+            from its rest place to a place more than the rest jitter but less than this many
+            ball radii away, with no ball moving within ``remeasure_clear_mm`` of it, may be
+            the picture re-measured rather than the ball moving: a video coded with long groups
+            of pictures (H.264) can leave part of a still table as it was coded during a hand's
+            motion until the next key frame corrects it, often many balls at once. It is held
+            at its rest place (not moving) while the next pictures decide.
+        remeasure_frames: ... if its detection then stays within the rest jitter of the new
+            place for this many pictures, the new place is its rest place (no movement, so no
+            contact and no disturbance); if it goes on, it moves (its start this many pictures
+            late at most).
+        remeasure_clear_mm: ... a ball moving this close (now or on its last frames' path) may
+            have struck it: then it moves at once (a hard-struck ball covers ~280 mm a frame).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -91,6 +104,9 @@ class TrackerConfig:
     resume_reach_mm: float = 600.0
     emerge_frames: int = 2
     emerge_cone_deg: float = 20.0
+    remeasure_radii: float = 1.0
+    remeasure_frames: int = 2
+    remeasure_clear_mm: float = 500.0
 
 
 @dataclass
@@ -121,6 +137,10 @@ class Slot:
     #: (frame, mm) where a ball hidden at rest was first seen again away from its place,
     #: while it waits to be seen moving on (see ``TrackerConfig.emerge_frames``)
     emerge: tuple[int, np.ndarray] | None = None
+    #: (frame, mm, pictures since) where a ball at rest was first seen after a small jump with
+    #: no ball moving near it, while the next pictures tell a re-measure from a movement (see
+    #: ``TrackerConfig.remeasure_radii``)
+    held: tuple[int, np.ndarray, int] | None = None
 
 
 @dataclass
@@ -159,6 +179,9 @@ class UpdateStep:
             seen.
         pots, off, appeared: what :class:`TableState` reports of this frame.
         paths: ball -> (K, 2) mm: where each ball seen now went over the last frames.
+        stirring: ball -> (K, 2) mm: the balls moving before this picture (where they were,
+            and where their motion takes them) and the balls at rest whose detection left their
+            place by more than a re-measure (``TrackerConfig.remeasure_radii``) now.
     """
 
     frame: int
@@ -172,3 +195,4 @@ class UpdateStep:
     off: list[tuple[str, float, str]] = field(default_factory=list)
     appeared: list[str] = field(default_factory=list)
     paths: dict[str, np.ndarray] = field(default_factory=dict)
+    stirring: dict[str, np.ndarray] = field(default_factory=dict)

@@ -184,16 +184,26 @@ class ConsoleBridge(RunListener):
                 if kind == "undo":
                     run.undo(done=done)
                 elif kind == "match":
-                    setup, queue = what
-                    try:
-                        message = run.session.take_setup(setup, queue, run.match)
-                    except SetupError as exc:
-                        done({"accepted": False, "message": str(exc)})
-                    else:
-                        done({"accepted": True, "message": message})
+                    self._take_setup(run, run_id, req["id"], *what)
                 else:
                     run.judge(what, amend=kind == "last", done=done)
                 store.console_request_taken(req["id"])
+
+    def _take_setup(self, run: RefereeRun, run_id: int, request: int, setup: MatchSetup,
+                    queue: bool) -> None:
+        """A ``match`` request into the session; its outcome, with the set-up and where it
+        came among the run's records (``after_seq``: the last record's ``seq`` then), is kept
+        in the store so that a resumed run sets it at the same place (tracker.resume)."""
+        store = self.writer.store
+        try:
+            message = run.session.take_setup(setup, queue, run.match)
+        except SetupError as exc:
+            store.console_done(request, False, {"message": str(exc)})
+            return
+        last = store.db.execute("SELECT COALESCE(MAX(seq), 0) FROM records WHERE run_id=?",
+                                (run_id,)).fetchone()[0]
+        store.console_done(request, True, {"message": message, "after_seq": int(last),
+                                           "setup": setup.to_dict(), "queue": queue})
 
     def on_record(self, run: RefereeRun, record: Record, decisions: list[dict[str, Any]]) -> None:
         rid = self.waiting.pop(id(record), None)

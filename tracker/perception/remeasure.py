@@ -1,0 +1,76 @@
+"""A still table's picture re-measured, told apart from a ball moving.
+
+A video coded with long groups of pictures (H.264, a camera's own stream) can leave part of a
+still table as it was coded while a hand moved over it, until the next key frame corrects it:
+a ball at rest then seems to jump a few millimetres in one picture, often many balls at once,
+and stands still at its new place. Read as motion that is a ball moving with no ball near it (a
+"disturbance", or a contact that shuffles the reds' names). The tracker
+(:class:`tracker.perception.track.Tracker`) asks these functions instead: a small jump with no
+ball moving near is held at the rest place while the next pictures decide
+(``TrackerConfig.remeasure_radii``, ``remeasure_frames``, ``remeasure_clear_mm``).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from tracker.perception.trackstate import Slot, TrackerConfig, UpdateStep
+
+#: What the next pictures said of a held ball (:func:`follow_hold`).
+HELD, REMEASURED, BACK, MOVES = "held", "remeasured", "back", "moves"
+
+
+def stirring_balls(slots: dict[str, Slot], f: UpdateStep, jump_mm: float) -> dict[str, np.ndarray]:
+    """Balls that may strike another this picture: ball -> (K, 2) mm points. A ball moving
+    before this picture: its last frames' path, its place and where its motion takes it; a
+    ball at rest whose detection now stands more than ``jump_mm`` from its place: both places."""
+    out: dict[str, np.ndarray] = {}
+    for b, s in slots.items():
+        if not s.on_table or s.pos is None:
+            continue
+        if s.moving:
+            out[b] = np.array([*s.trail, s.pos, s.pos + s.vel * f.dt])
+        elif b in f.assigned:
+            p = f.det.mm[f.assigned[b]]
+            if math.dist(p, s.pos) > jump_mm:
+                out[b] = np.array([s.pos, p])
+    return out
+
+
+def starts_hold(ball: str, s: Slot, p: np.ndarray, f: UpdateStep, jitter: float,
+                cfg: TrackerConfig, radius: float) -> bool:
+    """Whether the ball at rest ``ball`` seen at ``p`` (mm) jumped in one picture by less than a
+    re-measure (more than ``jitter``, mm) with no ball moving near it: then it is held
+    (``s.held`` set) and stays at rest for now."""
+    d = math.dist(p, s.pos)
+    if not jitter < d <= cfg.remeasure_radii * radius or s.last_frame != f.frame - 1:
+        return False
+    if not s.trail or math.dist(s.trail[-1], s.pos) > jitter:
+        return False  # not at its place the picture before: a drift, not a jump
+    here = np.array([p, s.pos])
+    for b, pts in f.stirring.items():
+        if b != ball and np.min(np.linalg.norm(pts[:, None, :] - here[None], axis=2)) <= cfg.remeasure_clear_mm:
+            return False
+    s.held = (f.frame, p.copy(), 1)
+    return True
+
+
+def follow_hold(s: Slot, p: np.ndarray, frame: int, jitter: float, cfg: TrackerConfig) -> str:
+    """A held ball seen at ``p`` (mm) in picture ``frame``: :data:`HELD` (still deciding),
+    :data:`REMEASURED` (it stood at the new place ``cfg.remeasure_frames`` pictures: that is
+    its rest place now, ``s.pos`` moved there), :data:`BACK` (seen at its old place again) or
+    :data:`MOVES` (it went on: a movement that started at the hold's first picture). Clears
+    ``s.held`` unless :data:`HELD`."""
+    assert s.held is not None
+    f0, q, n = s.held
+    if math.dist(p, q) <= jitter:
+        if n + 1 > cfg.remeasure_frames:
+            s.held = None
+            s.pos, s.rest_sum, s.rest_n = (q + p) / 2.0, q + p, 2
+            return REMEASURED
+        s.held = (f0, q, n + 1)
+        return HELD
+    s.held = None
+    return BACK if math.dist(p, s.pos) <= jitter else MOVES
