@@ -27,6 +27,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.paths import cushion_ahead, pocket_on_path
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
@@ -76,22 +77,6 @@ class Tracker:
                 s.pos = np.array(p, float)
                 s.on_table = True
                 s.rest_sum, s.rest_n = s.pos.copy(), 1
-
-    def _pocket_on_path(self, a: np.ndarray, b: np.ndarray) -> tuple[str, float]:
-        """The pocket whose mouth centre comes nearest the straight path from ``a`` to ``b``
-        (mm), and that distance (mm): where a ball last seen at ``a``, heading for ``b``,
-        passed closest to a pocket. A ball seen for the last time a frame before the
-        mouth at 7 m/s (a red struck hard by another) is 280 mm on by the next frame; its
-        path, not that point, says where it dropped."""
-        ab = b - a
-        span = float(ab @ ab)
-        best, dist = "", float("inf")
-        for name, m in self.pocket_xy.items():
-            u = 0.0 if span == 0.0 else float(np.clip((m - a) @ ab / span, 0.0, 1.0))
-            d = float(np.linalg.norm(a + u * ab - m))
-            if d < dist:
-                best, dist = name, d
-        return best, dist
 
     def _on_spot(self, ball: str, p: np.ndarray) -> bool:
         """Whether ``p`` (mm) is on or beside ``ball``'s own spot (a re-spotted colour)."""
@@ -161,28 +146,8 @@ class Tracker:
         # no pocket ahead: it may have jumped the cushion it was sent at, if that is near
         # enough to reach unseen (two frames at the fastest a ball goes)
         reach_off = 2.0 * self.cfg.max_speed_mm_s / self.fps
-        hit = self._cushion_ahead(p, direction)
+        hit = cushion_ahead(self.table, self.pocket_xy, p, direction)
         return (OFF_TABLE, hit[0]) if hit is not None and hit[1] <= reach_off else None
-
-    def _cushion_ahead(self, p: np.ndarray, direction: np.ndarray) -> tuple[str, float] | None:
-        """(name, distance mm) of the cushion face a ball at ``p`` (mm) moving along the unit
-        ``direction`` meets first (its centre a radius from the face), or None where that
-        point lies within two corner-pocket mouths of a pocket (it would drop, not jump)."""
-        t = self.table
-        best: tuple[str, float] | None = None
-        for axis, face, inward, name in t.cushion_faces:
-            toward = -inward * float(direction[axis])
-            if toward <= 1e-6:
-                continue
-            dist = (inward * (float(p[axis]) - face) - t.ball_radius) / toward
-            if best is None or dist < best[1]:
-                best = (name, max(0.0, dist))
-        if best is None:
-            return None
-        at = p + direction * best[1]
-        if min(np.linalg.norm(at - c) for c in self.pocket_xy.values()) < 2.0 * t.corner_mouth:
-            return None
-        return t.cushion_label(best[0], float(at[1])), best[1]
 
     def _all_reds_seen(self, ball: str, det: BallDetections) -> bool:
         """Whether ``ball`` is of a group that looks alike (a red) and the frame shows at
@@ -276,7 +241,7 @@ class Tracker:
         speed = float(np.linalg.norm(s.vel))
         if s.pos is None or speed < self.cfg.off_speed_mm_s:
             return None
-        hit = self._cushion_ahead(s.pos, s.vel / speed)
+        hit = cushion_ahead(self.table, self.pocket_xy, s.pos, s.vel / speed)
         if hit is None:
             return None
         toward = speed * (2.0 * missing) / self.fps
@@ -560,7 +525,7 @@ class Tracker:
         cfg, dt = self.cfg, f.dt
         # where its motion took it: two frames at most (a ball unseen longer is
         # hidden or gone, and its last speed says nothing of where)
-        pocket, dist = self._pocket_on_path(s.pos, s.pos + s.vel * dt * min(missing, 2))
+        pocket, dist = pocket_on_path(self.pocket_xy, s.pos, s.pos + s.vel * dt * min(missing, 2))
         leaving = (self._leaving_over(s, missing) if s.moving and missing <= 2
                    and s.potted_pocket is None else None)
         if leaving is not None and not self._barely_moved(s):
