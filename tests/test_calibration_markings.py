@@ -151,9 +151,11 @@ def test_a_spot_ball_seen_obliquely_is_fitted_at_its_found_centre(monkeypatch):
     found = cam.project(np.column_stack([xy, z]))
     marks = markings.Markings(dict(zip(markings.SPOT_COLOURS, found, strict=True)))
     assert max(marking_errors(cam, T, marks).values()) < 0.1
-    # read as the ball's centre, the same pictures land 5-12 mm toward the camera
+    # read as the ball's centre (the product today), the same pictures land off their spots:
+    # the baulk colours, seen from 23 degrees, by 3.5 mm / tan(23 deg), some 7 mm
     monkeypatch.setattr(markings, "SPOT_CENTRE", markings.SpotCentreParams(drop_mm=0.0))
-    assert min(marking_errors(cam, T, marks).values()) > 4.0
+    errs = marking_errors(cam, T, marks)
+    assert min(errs[f"spot:{c}"] for c in ("yellow", "green", "brown")) > 6.0
     # an overhead camera sees the ball's centre: no drop
     top = CameraModel.overhead(T.length, T.width)
     assert np.allclose(markings.SpotCentreParams().height(top.centre, xy, T.ball_radius),
