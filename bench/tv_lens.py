@@ -203,7 +203,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--second-chance", action="store_true",
                     help="give a poor calibration its second chance (off in the product: "
                          "calibration/auto.py SECOND_CHANCE says why)")
+    ap.add_argument("--spot-drop", action="store_true",
+                    help="read the spot balls at their found centres (off in the product: "
+                         "calibration/markings.py SPOT_CENTRE says why)")
     a = ap.parse_args(argv)
+    if a.spot_drop:
+        import calibration.markings
+
+        calibration.markings.SPOT_CENTRE = calibration.markings.SpotCentreParams()
     if a.second_chance:
         import calibration.auto
 

@@ -135,3 +135,28 @@ def test_the_ball_finder_refuses_a_camera_that_puts_the_table_nowhere():
     # the same finder through a sane camera runs its detector (no balls on a bare cloth)
     px, _ = find_colour_balls(img, CameraModel.overhead(t.length, t.width, (1280, 720)), t)
     assert px.shape[1] == 2
+
+
+def test_a_spot_ball_seen_obliquely_is_fitted_at_its_found_centre(monkeypatch):
+    # the colour detector's centre of a ball seen from a TV camera is the projection of a
+    # point below the ball's centre (its shadow): the calibration reads it there
+    from calibration import markings
+    monkeypatch.setattr(markings, "SPOT_CENTRE", markings.SpotCentreParams())
+    cam = CameraModel.broadcast(T.length, T.width)
+    xy = np.array([T.spots[c] for c in markings.SPOT_COLOURS])
+    z = markings.SPOT_CENTRE.height(cam.centre, xy, T.ball_radius)
+    # this camera sees the baulk colours and the blue from under 35 degrees (the whole drop),
+    # the pink and black from a little higher (tapering)
+    assert np.allclose(z[:4], T.ball_radius - 3.5) and np.all(z[4:] < T.ball_radius - 2.0)
+    found = cam.project(np.column_stack([xy, z]))
+    marks = markings.Markings(dict(zip(markings.SPOT_COLOURS, found, strict=True)))
+    assert max(marking_errors(cam, T, marks).values()) < 0.1
+    # read as the ball's centre (the product today), the same pictures land off their spots:
+    # the baulk colours, seen from 23 degrees, by 3.5 mm / tan(23 deg), some 7 mm
+    monkeypatch.setattr(markings, "SPOT_CENTRE", markings.SpotCentreParams(drop_mm=0.0))
+    errs = marking_errors(cam, T, marks)
+    assert min(errs[f"spot:{c}"] for c in ("yellow", "green", "brown")) > 6.0
+    # an overhead camera sees the ball's centre: no drop
+    top = CameraModel.overhead(T.length, T.width)
+    assert np.allclose(markings.SpotCentreParams().height(top.centre, xy, T.ball_radius),
+                       T.ball_radius)
