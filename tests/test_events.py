@@ -459,3 +459,56 @@ def test_a_far_ball_whose_detection_jumped_a_few_mm_does_not_hide_a_strike():
     assert len(shots) == 1
     first = next(e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls)
     assert first.balls == ("white", "red_02")
+
+
+def _pot_last(params, pending_frames: int):
+    """A red struck into a pocket, the stroke's last motion: it vanishes at the mouth, is
+    pending ``pending_frames`` frames (the tracker's ``pot_confirm_s``), then potted. Returns
+    (how long after it vanished the stroke ended, s; the record)."""
+    det = StrokeDetector(T, FPS, params=params)
+    white, red, states = [600.0, 2000.0], [600.0, 2600.0], []
+
+    def add(pos, moving, pots=(), pending=()):
+        states.append(TableState(len(states), len(states) / FPS, pos, set(moving),
+                                 set(pos) - {b for b, _, _ in pending}, list(pots), [],
+                                 pending_pots=list(pending)))
+
+    for _ in range(15):
+        add({"white": tuple(white), "red_01": tuple(red)}, set())
+    while white[1] + 60 < red[1] - T.ball_diameter:
+        white[1] += 60
+        add({"white": tuple(white), "red_01": tuple(red)}, {"white"})
+    white[1] = red[1] - T.ball_diameter
+    for _ in range(12):
+        red[1] += 50
+        add({"white": tuple(white), "red_01": tuple(red)}, {"red_01"})
+    gone = len(states) / FPS
+    for _ in range(pending_frames):
+        add({"white": tuple(white), "red_01": tuple(red)}, {"red_01"},
+            pending=[("red_01", "top_left", gone)])
+    add({"white": tuple(white)}, set(), pots=[("red_01", "top_left", gone)])
+    for _ in range(60):
+        add({"white": tuple(white)}, set())
+    for st in states:
+        shot = det.update(st)
+        if shot is not None:
+            return st.t - gone, shot
+    raise AssertionError("the stroke never ended")
+
+
+def test_a_pot_that_ends_the_stroke_starts_the_settle_when_the_ball_vanishes():
+    """The settle time runs from the pot's vanishing, not from its confirmation 0.4 s later
+    (issue 28: the call 0.4 s sooner), with the same record but for its end time; a pot
+    still pending when the settle time has passed holds the stroke's end until confirmed."""
+    from tracker.perception.stroke import StrokeParams
+
+    p = StrokeParams()
+    soon, rec = _pot_last(p, 10)
+    late, old = _pot_last(StrokeParams(settle_through_pots=False), 10)
+    assert soon == pytest.approx(p.settle_s)
+    assert late == pytest.approx(p.settle_s + 11 / FPS)
+    assert [e.type for e in rec.events] == [e.type for e in old.events]
+    assert [e.t for e in rec.events][:-1] == [e.t for e in old.events][:-1]
+    assert rec.positions_after == old.positions_after and rec.t_end < old.t_end
+    held, _ = _pot_last(p, 25)  # pending 1.0 s, longer than the settle time
+    assert held == pytest.approx(25 / FPS)

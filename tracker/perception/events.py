@@ -215,7 +215,8 @@ class StrokeDetector:
     # --- during a stroke --------------------------------------------------------------------
     def _during_stroke(self, prev: TableState, st: TableState) -> Shot | None:
         """One frame of the stroke under way: its tracks, contacts, pots, departures; ended
-        (its record returned) once every ball has rested ``SETTLE_S``."""
+        (its record returned) once every ball has rested ``SETTLE_S`` (a ball about to be
+        potted counted at rest: ``StrokeParams.settle_through_pots``) and no pot is pending."""
         s = self.stroke
         assert s is not None
         self.stroke.record(st)
@@ -234,9 +235,10 @@ class StrokeDetector:
             s.quiet_since = None
         elif s.quiet_since is None:
             s.quiet_since = st.t
-        if not st.moving:
+        still = not (self.stirring(st) if self.params.settle_through_pots else st.moving)
+        if still:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
-            if st.t - s.rest_since >= self.params.settle_s:
+            if st.t - s.rest_since >= self.params.settle_s and not st.moving:
                 return self._finish(st)
         else:
             s.rest_since = None

@@ -63,6 +63,13 @@ class StrokeParams:
     still_jump_mm: float = 15.0
     #: All balls at rest this long ends the stroke, s.
     settle_s: float = 0.6
+    #: Count a ball that vanished moving at a pocket's mouth (``TableState.pending_pots``) as
+    #: at rest for ``settle_s`` from the moment it vanished, not from when the tracker confirms
+    #: the pot ``pot_confirm_s`` later; the stroke still ends only once no pot is pending (a
+    #: ball seen again moves, and the rest starts over). When a pot is the stroke's last
+    #: motion this calls it ``pot_confirm_s`` (0.4 s) sooner, with the same record: the
+    #: bundled sample's worst call came 1.0 s after its balls stopped (issue 28, hallcall).
+    settle_through_pots: bool = True
     #: All balls at rest (by the tracker's measure) this long and the stroke's call is given
     #: early, from the record the stroke would have if it ended then
     #: (:meth:`tracker.perception.events.StrokeDetector.preview`);
