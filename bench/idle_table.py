@@ -21,7 +21,6 @@ import argparse
 import datetime
 import os
 import platform
-import re
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tracker.live as live  # noqa: E402
+from tracker.evaluate import replace_section  # noqa: E402
 from tracker.listeners import RunListener  # noqa: E402
 from tracker.pipeline import process_video  # noqa: E402
 from tracker.sources import Frame, FrameSource, SourceEnd  # noqa: E402
@@ -163,15 +163,6 @@ def section(rows: list[dict], seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_doc(text: str) -> None:
-    doc = ROOT / "docs" / "BENCHMARKS.md"
-    old = doc.read_text()
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    new = pattern.sub(lambda _: text + "\n", old) if pattern.search(old) else (
-        old.rstrip("\n") + "\n\n" + text)
-    doc.write_text(new)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seconds", type=float, default=20.0)
@@ -184,7 +175,7 @@ def main() -> None:
     text = section(rows, args.seconds)
     print(text)
     if args.write_doc:
-        write_doc(text)
+        replace_section(ROOT / "docs" / "BENCHMARKS.md", SECTION.removeprefix("## "), text)
 
 
 if __name__ == "__main__":

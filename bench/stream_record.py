@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import datetime
 import platform
-import re
 import resource
 import subprocess
 import sys
@@ -32,6 +31,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tracker.evaluate import replace_section  # noqa: E402
 from tracker.outputs.streamclips import DEFAULT_RECORDING, RollingRecording  # noqa: E402
 
 SECTION = "## High-break clips from live streams"
@@ -111,15 +111,6 @@ def section(r: dict, args: argparse.Namespace) -> str:
         f"{r['cut_wall_s']:.2f} s wall, {r['clip_mb']:.1f} MB.\n")
 
 
-def write_doc(text: str) -> None:
-    doc = ROOT / "docs" / "BENCHMARKS.md"
-    old = doc.read_text()
-    pattern = re.compile(rf"^{re.escape(SECTION)}\n.*?(?=^## |\Z)", re.S | re.M)
-    new = pattern.sub(lambda _: text + "\n", old) if pattern.search(old) else (
-        old.rstrip("\n") + "\n\n" + text)
-    doc.write_text(new)
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--video", default=str(ROOT / "sample_videos" / "overhead_frame.mp4"))
@@ -130,7 +121,7 @@ def main() -> None:
     text = section(r, args)
     print(text)
     if args.write_doc:
-        write_doc(text)
+        replace_section(ROOT / "docs" / "BENCHMARKS.md", SECTION.removeprefix("## "), text)
 
 
 if __name__ == "__main__":
