@@ -201,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--write-doc", action="store_true", help="write the section of docs/ACCURACY.md")
     ap.add_argument("--json", type=Path, default=None, help="write every still's row here")
     ap.add_argument("--second-chance", action="store_true",
-                    help="give a poor calibration its second chance (off in the product: "
-                         "calibration/auto.py SECOND_CHANCE says why)")
+                    help="give a poor calibration its second chance whatever the product's "
+                         "switch says (calibration/auto.py SECOND_CHANCE; on since 2026-11-28)")
     ap.add_argument("--spot-drop", action="store_true",
                     help="read the spot balls at their found centres (off in the product: "
                          "calibration/markings.py SPOT_CENTRE says why)")
