@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import tracker.live as live  # noqa: E402
+from bench.runinfo import run_info  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
 from tracker.listeners import RunListener  # noqa: E402
 from tracker.pipeline import process_video  # noqa: E402
@@ -130,17 +131,9 @@ def one_run(clip: Path, stride: int, seconds: float) -> dict:
             "other_ms": sum(v for k, v in ms.items() if k not in ("frame-feed", "MainThread"))}
 
 
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def section(rows: list[dict], seconds: float) -> str:
     lines = [SECTION, "", f"Measured {datetime.date.today()} on {platform.machine()} with 2 cores "
-             f"(shared with other work), commit `{commit()}`, by `python bench/idle_table.py "
+             f"(shared with other work), commit `{run_info('')['commit']}`, by `python bench/idle_table.py "
              f"--seconds {seconds:g} --write-doc`: the bundled sample's table as its last stroke "
              "left it (no rack, no match: `process --wait`), held still with noise and given as "
              "a live camera at 25 fps (decoded by OpenCV on one thread); CPU per frame the "

@@ -20,7 +20,6 @@ import argparse
 import datetime
 import platform
 import resource
-import subprocess
 import sys
 import tempfile
 import time
@@ -31,6 +30,7 @@ import cv2
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.runinfo import run_info  # noqa: E402
 from tracker.evaluate import replace_section  # noqa: E402
 from tracker.outputs.streamclips import DEFAULT_RECORDING, RollingRecording  # noqa: E402
 
@@ -78,20 +78,12 @@ def measure(video: Path, n: int) -> dict:
             "clip_s": cut_to - cut_from, "clip_mb": clip_mb}
 
 
-def commit() -> str:
-    try:
-        return subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                              capture_output=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
-
-
 def section(r: dict, args: argparse.Namespace) -> str:
     p = DEFAULT_RECORDING
     total = r["own_ms"] + r["ffmpeg_ms"]
     return (
         f"{SECTION}\n\nMeasured {datetime.date.today()} on {platform.machine()} with 2 cores "
-        f"(shared with other work), commit `{commit()}`, by `python bench/stream_record.py "
+        f"(shared with other work), commit `{run_info('')['commit']}`, by `python bench/stream_record.py "
         f"--frames {args.frames} --write-doc`: the first {r['frames']} pictures of "
         f"`{Path(args.video).name}` ({r['size']}, {r['fps']:g} fps) through the rolling "
         f"recording a live table keeps for its high-break clips "
