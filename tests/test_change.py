@@ -25,13 +25,19 @@ def _frames(name: str, start: int, n: int) -> list[np.ndarray]:
     return out
 
 
-def test_gated_detections_match_full_detections_through_a_strike():
-    # overhead_free_ball: the cue ball is struck at 2.32 s (frame 58) and balls roll after it
-    first = _frames("overhead_free_ball", 0, 1)[0]
-    cal = calibrate_image(first, TableGeometry.standard())
-    det = make_detector(cal, "colour")
+def _learnt(clip: str, kind: str):
+    """A ``kind`` detector calibrated on ``clip``'s first picture, cloth and colours learnt
+    there, and that picture."""
+    first = _frames(clip, 0, 1)[0]
+    det = make_detector(calibrate_image(first, TableGeometry.standard()), kind)
     det.learn_cloth(first)
     det.learn_colours([first])
+    return det, first
+
+
+def test_gated_detections_match_full_detections_through_a_strike():
+    # overhead_free_ball: the cue ball is struck at 2.32 s (frame 58) and balls roll after it
+    det, _ = _learnt("overhead_free_ball", "colour")
     gate = ChangeGatedDetector(det, 25.0)
     worst, kinds = 0.0, []
     for f in _frames("overhead_free_ball", 40, 45):
@@ -69,11 +75,7 @@ def test_gated_learned_detections_match_full_detections_through_a_strike():
     # the TV sample clip under auto (the learned detector): the first stroke at 2.32 s (frame
     # 58); a changed frame is searched whole, so every frame's detections are the full
     # search's, and still frames before the strike stay cheap
-    first = _frames("broadcast_pots", 0, 1)[0]
-    cal = calibrate_image(first, TableGeometry.standard())
-    det = make_detector(cal, "learned")
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det, _ = _learnt("broadcast_pots", "learned")
     gate = ChangeGatedDetector(det, 25.0)
     for f in _frames("broadcast_pots", 50, 16):
         a, b = gate.detect(f), det.detect(f)
@@ -128,11 +130,7 @@ def test_a_new_rack_is_searched_whole_until_its_first_stroke():
     """settle(): nothing of the last frame's table stands; the whole frame is searched at the
     settling rate (GateParams.settle_every_s) on a still table, and settled() goes back to the
     usual rate (GateParams.full_every_s)."""
-    first = _frames("overhead_free_ball", 0, 1)[0]
-    cal = calibrate_image(first, TableGeometry.standard())
-    det = make_detector(cal, "colour")
-    det.learn_cloth(first)
-    det.learn_colours([first])
+    det, first = _learnt("overhead_free_ball", "colour")
     gate = ChangeGatedDetector(det, 25.0)
     for _ in range(3):
         gate.detect(first)
