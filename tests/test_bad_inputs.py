@@ -235,6 +235,8 @@ CASES = [
     C("process-missing-video", "process {tmp}/nope.mp4 --quiet --out {tmp}/out-nope", 2, "no such file"),
     C("process-max-frames-0", P + " --max-frames 0", 2, "--max-frames"),
     C("process-max-frames-negative", P + " --max-frames -5", 2, "--max-frames"),
+    C("process-keep-breaks-negative", P + " --keep-breaks -5", 2, "not a break size"),
+    C("process-keep-breaks-not-a-number", P + " --keep-breaks lots", 2, "not a break size"),
     C("process-empty-player-name", P + " --players '' Bob", 2, "name"),
     C("process-table-size-garbage", P + " --table-size axb", 2, "--table-size"),
     C("process-table-size-nan", P + " --table-size nanxnan", 2, "--table-size"),

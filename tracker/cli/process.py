@@ -31,6 +31,19 @@ from tracker.records.parse import RecordError
 from tracker.rules.snooker import RuleError
 
 
+def _break_points(text: str) -> int:
+    """``--keep-breaks``'s value: a whole number of points, 0 or more (0: no clips)."""
+    try:
+        n = int(text)
+    except ValueError:
+        n = -1
+    if n < 0:
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a break size: give the points from which a break's clip is kept "
+            "(a whole number, e.g. 50), or 0 for no clips")
+    return n
+
+
 def cmd_process(args: argparse.Namespace) -> int:
     """Referee a video end to end (``--resume``: go on with a cut-off run)."""
     if not args.out.strip():
@@ -422,7 +435,7 @@ def add_process_parser(add: Callable[..., argparse.ArgumentParser]) -> None:
     pr.add_argument("--out", default="out/process", help="output folder")
     pr.add_argument("--table", help="the table's name in the match store and on the hall page "
                     "(default: the output folder's name)")
-    pr.add_argument("--keep-breaks", type=int, default=50, metavar="POINTS",
+    pr.add_argument("--keep-breaks", type=_break_points, default=50, metavar="POINTS",
                     help="keep a video clip of every break of at least POINTS in OUT/breaks "
                          "(a video file: cut when the run ends; a camera or stream: recorded "
                          "as it is refereed and cut as the break ends; 0: none; default 50)")
