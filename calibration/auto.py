@@ -84,6 +84,9 @@ SCALED_MARKINGS_FRACTION = 0.005
 SECOND_CHANCE = True
 SECOND_CHANCE_GAIN = 0.7
 SECOND_CHANCE_MIN_MARKINGS = 2
+#: A refused calibration is tried again with the cushion lowest in the picture left out
+#: (:func:`_under_score_bar`).
+NEAR_SIDE_RETRY = True
 
 
 def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | None = None,
@@ -124,20 +127,24 @@ def calibrate_image(img: np.ndarray, table: TableGeometry, hfov_deg: float | Non
 def _under_score_bar(img: np.ndarray, mask: np.ndarray, table: TableGeometry, hfov_deg: float | None,
                      lens: tuple[np.ndarray, np.ndarray] | None, ball_finder: BallFinder | None,
                      cal: Calibration | None) -> Calibration | None:
-    """A calibration refused, poor or unchecked (``cal``) tried again with the score bars
-    over the cloth laid into its mask and the cushion they hide left out
-    (:mod:`calibration.graphics`): kept where ``cal`` is None or the new one is checked by
-    markings and not poor. Only on such a calibration: a cushion and its rail can look like a
-    bar (two long straight edges round flat colour) and a sound fit is not put at risk."""
+    """A calibration refused (``cal`` None), poor or unchecked tried again without the near
+    cushion: the score bars over the cloth laid into its mask and the cushion they hide left
+    out (:mod:`calibration.graphics`); where no bar hides one, and only after a refusal, the
+    cushion lowest in the picture (seen from behind, its nose is a faint step between two
+    greens; a bar often lies on it). Kept only where the new one is checked by markings and
+    not poor. Not tried on a poor fit when no bar hides a cushion: on the real stills 42 and
+    43 (development) leaving the near cushion out halved the held-out markings yet put the
+    labelled blue spot 11-12 mm off (0-1 mm before); nor on a sound fit: a cushion and its
+    rail can look like a bar."""
     covered, bars = cover_bars(img, mask)
-    if not bars:
+    if not bars and (cal is not None or not NEAR_SIDE_RETRY):
         return cal
     try:
         alt = _calibrate_cloth(img, covered, table, hfov_deg, lens, ball_finder, bars)
     except TableNotFound:
         return cal
     sound = alt.accuracy.get("independent") and not alt.accuracy.get("poor")
-    return alt if cal is None or sound else cal
+    return alt if sound else cal
 
 
 def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
@@ -198,6 +205,10 @@ def _outline(img: np.ndarray, mask: np.ndarray, lens: tuple[np.ndarray, np.ndarr
     quad = outer_quad(mask)
     hidden: list[bool] = []
     lines, edges = cushion_lines(img, quad, mask=mask, bars=bars, hidden=hidden)
+    if bars is not None and NEAR_SIDE_RETRY and not any(hidden):
+        near = int(np.argmax([quad[i, 1] + quad[(i + 1) % 4, 1] for i in range(4)]))
+        edges[near] = quad[near] + (quad[(near + 1) % 4] - quad[near]) * np.linspace(0.1, 0.9, 40)[:, None]
+        hidden[near] = True
     if lens is not None:
         K_l, dist_l = np.asarray(lens[0], float), np.asarray(lens[1], float).ravel()
         r = (w / K_l[0, 0]) ** 2

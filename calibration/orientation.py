@@ -201,8 +201,9 @@ def orientation_notes(orientation: str, side_w: list[float], hidden: list[bool])
         notes.append("which end is baulk is uncertain (faint markings, colours not on their spots): "
                      "check the rectified picture, or give --points")
     if any(hidden):
-        notes.append("a cushion lies under the score bar: it was left out of the fit, the other "
-                     "cushions and the table's markings place the camera")
+        notes.append("the cushion nearest the camera (under the score bar, or its edge not clear) "
+                     "was left out of the fit: the other cushions and the table's markings place "
+                     "the camera")
     elif any(wt == 0 for wt in side_w):
         notes.append("one cushion edge disagreed with the markings and was left out of the fit")
     return notes
