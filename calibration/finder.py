@@ -29,6 +29,7 @@ import cv2
 import numpy as np
 
 from calibration.camera import CameraModel
+from calibration.graphics import BARS, crosses_bar
 from calibration.table import TableGeometry
 
 #: Default horizontal field of view when the focal length cannot be estimated, degrees.
@@ -323,12 +324,18 @@ def _nose_before_face(gc: np.ndarray, offs: np.ndarray, beyond: np.ndarray, j: i
 
 
 def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05,
-                  mask: np.ndarray | None = None) -> tuple[list[Line], list[np.ndarray]]:
+                  mask: np.ndarray | None = None, bars: list[tuple[int, int, int, int]] | None = None,
+                  hidden: list[bool] | None = None) -> tuple[list[Line], list[np.ndarray]]:
     """The four cushion-nose lines inside the outer quad, and the edge points found on each.
 
     ``nose_fraction`` bounds the search: the nose lies within this fraction of the table's
-    long side (in pixels) inside the outer edge.
+    long side (in pixels) inside the outer edge. ``bars``: score bars' boxes (x0, y0, x1, y1)
+    px (:mod:`calibration.graphics`): no edge is read where the search crosses one; a side
+    so hidden along most of its length (``BARS.hidden_share``) gets the outline's own side
+    as its line and points, and True in ``hidden`` (a list the caller passes, filled with
+    one flag per side): a fit must leave it out.
     """
+
     gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 1.2)
     colour = cv2.GaussianBlur(img.astype(np.float32), (0, 0), 1.2)
     centre = quad.mean(0)
@@ -342,6 +349,13 @@ def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05
         if n @ (centre - a) < 0:
             n = -n
         base, offs, prof = _edge_profile(gray, a, b, n, depth)
+        covered = crosses_bar(base + n * offs[0], base + n * offs[-1], bars or [])
+        if hidden is not None:
+            hidden.append(bool(covered.mean() >= BARS.hidden_share))
+            if hidden[-1]:
+                lines.append(Line.fit(base, centre))
+                edge_pts.append(base)
+                continue
         grad = np.abs(np.gradient(prof, axis=1))
         _, _, cprof = _edge_profile(colour, a, b, n, depth)
         gc = np.linalg.norm(np.gradient(cprof, axis=1), axis=2)
@@ -350,6 +364,8 @@ def cushion_lines(img: np.ndarray, quad: np.ndarray, nose_fraction: float = 0.05
             _, _, inside = _edge_profile(mask.astype(np.float32), a, b, n, depth)
         pts = []
         for s_ in range(len(base)):
+            if covered[s_]:
+                continue
             g = grad[s_]
             # the outer edge (rail to cloth): where the cloth mask starts along the profile,
             # else the strongest step near the quad line ...

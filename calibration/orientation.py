@@ -106,8 +106,7 @@ def narrow_by_shape(candidates: list[PoseCandidate], corners: np.ndarray) -> lis
     side = side_lengths(corners)
     long_sum = max(side[0] + side[2], side[1] + side[3])
     short_sum = min(side[0] + side[2], side[1] + side[3])
-    if long_sum > 1.6 * short_sum and any(c[1] for c in candidates):
-        return [c for c in candidates if c[1]]
+    along: list[PoseCandidate] = []
     if abs(_converge(corners, 0) - _converge(corners, 1)) > 5.0:
         # a camera at one end looks along the table: the long cushions converge toward a
         # vanishing point while the short ones stay nearly parallel
@@ -115,8 +114,17 @@ def narrow_by_shape(candidates: list[PoseCandidate], corners: np.ndarray) -> lis
         # the model's first side (the baulk cushion, short) is image side ``rot``: it must
         # lie on the pair that does not converge (its length on screen says nothing here: the
         # near short cushion can be the longest line in the picture)
-        keep = [c for c in candidates if (c[2] % 2 == 0) != long_pair_is_0]
-        return keep or candidates
+        along = [c for c in candidates if (c[2] % 2 == 0) != long_pair_is_0]
+    if long_sum > 1.6 * short_sum and any(c[1] for c in candidates):
+        by_length = [c for c in candidates if c[1]]
+        # a long lens behind one end shortens the long cushions until the short pair is the
+        # longer on screen: where the pair that converges gives a camera of one focal length
+        # and the longer pair does not (the outline is not a table seen that way), trust it
+        if along and any(c.focal_ok for c in along) and not any(c.focal_ok for c in by_length):
+            return along
+        return by_length
+    if along:
+        return along
     if long_sum > 1.3 * short_sum and any(c[1] for c in candidates):
         return [c for c in candidates if c[1]]
     return candidates
@@ -177,3 +185,25 @@ def pick_by_colours(img: np.ndarray, candidates: list[PoseCandidate], pick: int,
         # faint lines, and the few colours seen lean the other way: do not claim certainty
         orientation = "uncertain"
     return pick, orientation, notes, balls
+
+
+def orientation_notes(orientation: str, side_w: list[float], hidden: list[bool]) -> list[str]:
+    """What the calibration says about how the baulk end was decided and a side left out
+    (``hidden``: the sides a score bar hides, :mod:`calibration.graphics`)."""
+    notes = []
+    if orientation == "convention":
+        notes.append("baulk end not clear from the markings: the camera is taken to stand behind "
+                     "the black-spot end, as the TV main camera does; check the rectified picture")
+    if orientation == "assumed":
+        notes.append("baulk line, D and colours on their spots not found: which end is baulk was "
+                     "assumed; check the rectified picture")
+    if orientation == "uncertain":
+        notes.append("which end is baulk is uncertain (faint markings, colours not on their spots): "
+                     "check the rectified picture, or give --points")
+    if any(hidden):
+        notes.append("the cushion nearest the camera (under the score bar, or its edge not clear) "
+                     "was left out of the fit: the other cushions and the table's markings place "
+                     "the camera")
+    elif any(wt == 0 for wt in side_w):
+        notes.append("one cushion edge disagreed with the markings and was left out of the fit")
+    return notes
