@@ -74,6 +74,19 @@ SAME_TABLE_SHARE = 0.5
 SAME_TABLE_BALL_MM = 60.0
 #: Kept for the edge test of the cushion noses (:meth:`ViewMonitor.alignment`).
 EDGE_TOLERANCE_PX = 2.5
+#: A calibration whose cushion fit is worse than this (median, mm) was made on a poor picture
+#: (the start's frames: a player leaning over a cushion, the break's arm across the far end;
+#: the real 9-ball clearance's start fits 9.6 mm, its near long cushion ~30 px out, where a
+#: picture of the same view 20 s later fits 5.4 mm): while it is in force, the monitor tries
+#: the view itself again on later pictures of it (:meth:`ViewMonitor._better_view`) ...
+BETTER_VIEW_FIT_MM = 6.0
+#: ... every this many seconds of video (each try costs about 0.6 s of one core at 1080p) ...
+BETTER_VIEW_EVERY_S = 3.0
+#: ... at most this many times in a run ...
+BETTER_VIEW_TRIES = 12
+#: ... and takes a new calibration of the same view when its median fit error is at most this
+#: share of the one in force and no side of it fits worse.
+BETTER_VIEW_GAIN = 0.7
 
 
 @dataclass(frozen=True)
@@ -279,7 +292,7 @@ class ViewMonitor:
 
     def __init__(self, calibration: Calibration, check_every: int = 5,
                  reference: Sequence[np.ndarray] | None = None,
-                 ball_finder: BallFinder | None = None):
+                 ball_finder: BallFinder | None = None, fps: float = 25.0):
         self.cal = calibration
         self.ball_finder = ball_finder
         self.check_every = max(1, check_every)
@@ -291,6 +304,11 @@ class ViewMonitor:
         self._thumb: np.ndarray | None = None
         #: the last frame that showed the view (the layout a new calibration is checked with)
         self._last_seen: np.ndarray | None = None
+        #: frames between tries of a better calibration of a poorly fitted view, and the tries
+        #: left (:meth:`_better_view`)
+        self._better_every = max(1, int(round(BETTER_VIEW_EVERY_S * fps)))
+        self._better_left = BETTER_VIEW_TRIES
+        self._better_at = 0
 
     def _cut(self, img: np.ndarray) -> bool:
         """Whether the picture changed at once from the last frame's (a cut, a wipe)."""
@@ -313,7 +331,7 @@ class ViewMonitor:
             self.signature = ViewSignature.build(self.cal, [img])
         same, share = self.signature.same_view(img)
         if same:
-            st = ViewStatus(frame, "ok", share)
+            st = self._better_view(frame, img, share) or ViewStatus(frame, "ok", share)
             self._last_seen = img
         elif due or cut:
             st = self._known_view(frame, img) or self._try_recalibrate(frame, img, share)
@@ -322,6 +340,31 @@ class ViewMonitor:
         self.last = st
         self.history.append(st)
         return st
+
+    def _better_view(self, frame: int, img: np.ndarray, share: float) -> ViewStatus | None:
+        """A better calibration of the same view (``recalibrated`` with it), or None: tried
+        while the one in force fits the cushions poorly (:data:`BETTER_VIEW_FIT_MM`: made on
+        pictures where a player hid part of a cushion), every :data:`BETTER_VIEW_EVERY_S`,
+        at most :data:`BETTER_VIEW_TRIES` times; taken when it fits clearly better
+        (:data:`BETTER_VIEW_GAIN`, no side worse) and shows the same table."""
+        fit = self.cal.fit_error_mm
+        if (self._better_left <= 0 or frame < self._better_at
+                or fit.get("median", 0.0) <= BETTER_VIEW_FIT_MM):
+            return None
+        self._better_left -= 1
+        self._better_at = frame + self._better_every
+        try:
+            new = calibrate_image(img, self.cal.table, ball_finder=self.ball_finder)
+        except TableNotFound:
+            return None
+        got = new.fit_error_mm
+        if (got.get("median", 99.0) > BETTER_VIEW_GAIN * fit["median"]
+                or got.get("worst_side", 99.0) > fit.get("worst_side", 99.0)
+                or not self._same_table(new, img)):
+            return None
+        self.cal = new
+        self.signature = ViewSignature.build(new, [img])
+        return ViewStatus(frame, "recalibrated", share, new)
 
     def _known_view(self, frame: int, img: np.ndarray) -> ViewStatus | None:
         """The view of an earlier calibration shown again (``recalibrated`` with it), or None."""

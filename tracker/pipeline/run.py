@@ -119,7 +119,7 @@ class RefereeRun(Referee):
             1.5, calibration.table.ball_radius / self.detector.r_px),
             cushion_view=CushionView.from_calibration(calibration))
         self.monitor = ViewMonitor(calibration, check_every=max(1, int(self.source_fps // 2)),
-                                   ball_finder=find_colour_balls)
+                                   ball_finder=find_colour_balls, fps=self.source_fps)
         #: the stretches of frames refereed and not (cuts away from the table)
         self.segments = ViewSegments()
         self._last_view: FrameView | None = None
