@@ -355,8 +355,8 @@ class ViewMonitor:
         self._better_at = frame + self._better_every
         try:
             new = calibrate_image(img, self.cal.table, ball_finder=self.ball_finder)
-        except TableNotFound:
-            return None
+        except (TableNotFound, cv2.error, ValueError, np.linalg.LinAlgError):
+            return None  # not this picture (a player across the table): tried again later
         got = new.fit_error_mm
         if (got.get("median", 99.0) > BETTER_VIEW_GAIN * fit["median"]
                 or got.get("worst_side", 99.0) > fit.get("worst_side", 99.0)

@@ -262,7 +262,8 @@ class RefereeRun(Referee):
                 if self.on_note:
                     self.on_note(f"the pool balls are named by {self.identity.source}")
             self.detector.capacity = capacity(seen_balls(balls))
-            self.tracker = PoolTracker(self.calibration.table, self.fps, balls=balls)
+            self.tracker = PoolTracker(self.calibration.table, self.fps, balls=balls,
+                                       lowest_first=rules.name == "nine-ball")
         else:
             self.identity = None
             self.detector.capacity = capacity(balls)
