@@ -13,6 +13,7 @@ import pytest
 from calibration.auto import calibrate_points, table_corners
 from calibration.camera import CameraModel
 from calibration.finder import TableNotFound
+from calibration.monitor import ViewStatus
 from calibration.profile import Calibration, CalibrationError
 from calibration.table import STANDARD_TABLE as T
 from calibration.table import TableGeometry
@@ -283,3 +284,22 @@ def test_a_view_calibrated_on_a_poor_picture_is_calibrated_again_on_a_better_one
     kept = ViewMonitor(good, check_every=1, fps=1.0)
     assert [kept.update(i, img_a).state for i in range(0, 8, 4)] == ["ok", "ok"]
     assert kept.cal is good
+
+
+def test_a_player_over_a_cushion_is_no_change_of_view():
+    """A person between the camera and the table hides most of one side and part of another:
+    what is not hidden is exactly in place, so the frame is still the calibrated view (it was
+    called away from the table, and a stroke played meanwhile lost); the same picture moved by
+    12 px (a camera knocked) is not."""
+    from calibration.monitor import MIN_SIDE_MATCH, ViewMonitor
+
+    cam_a = CameraModel.overhead(T.length, T.width)
+    img = render(cam_a)
+    h, w = img.shape[:2]
+    player = img.copy()
+    cv2.rectangle(player, (0, int(h * 0.6)), (int(w * 0.9), h), (40, 60, 90), -1)
+    mon = ViewMonitor(calibrate_image(img, T), check_every=1, reference=[img])
+    mon._try_recalibrate = lambda frame, img, share: ViewStatus(frame, "lost", share)
+    assert mon.signature.match(player)[1].min() < MIN_SIDE_MATCH  # a side nearly all hidden
+    assert [mon.update(i, f).state for i, f in enumerate([img, player, player])] == ["ok"] * 3
+    assert mon.update(3, np.roll(player, 12, axis=1)).state == "lost"
