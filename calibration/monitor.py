@@ -361,7 +361,9 @@ class ViewMonitor:
         while the one in force fits the cushions poorly (:data:`BETTER_VIEW_FIT_MM`: made on
         pictures where a player hid part of a cushion), every :data:`BETTER_VIEW_EVERY_S`,
         at most :data:`BETTER_VIEW_TRIES` times; taken when it fits clearly better
-        (:data:`BETTER_VIEW_GAIN`, no side worse) and shows the same table."""
+        (:data:`BETTER_VIEW_GAIN`, no side worse). The picture matched the view's outline, so
+        it is this table: the balls are not compared (:meth:`_same_table`), the old
+        calibration may put them tens of mm from where the new one does."""
         fit = self.cal.fit_error_mm
         if (self._better_left <= 0 or frame < self._better_at
                 or fit.get("median", 0.0) <= BETTER_VIEW_FIT_MM):
@@ -374,11 +376,9 @@ class ViewMonitor:
             return None  # not this picture (a player across the table): tried again later
         got = new.fit_error_mm
         if (got.get("median", 99.0) > BETTER_VIEW_GAIN * fit["median"]
-                or got.get("worst_side", 99.0) > fit.get("worst_side", 99.0)
-                or not self._same_table(new, img)):
-            return None
-        self.cal = new
-        self.signature = ViewSignature.build(new, [img])
+                or got.get("worst_side", 99.0) > fit.get("worst_side", 99.0)):
+            return None  # (the picture shows the calibrated view: no same-table check)
+        self.cal = new  # the signature stays: the view's outline in the picture is the same
         return ViewStatus(frame, "recalibrated", share, new)
 
     def _known_view(self, frame: int, img: np.ndarray) -> ViewStatus | None:
