@@ -20,12 +20,13 @@ not refereed until a view comes back.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
 
 from calibration.auto import calibrate_image
+from calibration.camera import CameraModel
 from calibration.finder import TableNotFound
 from calibration.markings import BallFinder
 from calibration.profile import Calibration
@@ -290,6 +291,23 @@ def _distance_to_polygon(pts: np.ndarray, poly: np.ndarray) -> tuple[np.ndarray,
     return best, which
 
 
+def same_end(old: Calibration, new: Calibration) -> Calibration:
+    """``new``, a calibration of the view ``old`` calibrates, with the table's ends as ``old``
+    has them: where the table's corners of ``new`` lie nearer those of ``old`` turned end for
+    end (a pool table has no baulk line or D, so which end is which may be read either way on
+    two pictures), ``new`` turned round (x -> W - x, y -> L - y), so positions in table mm
+    go on."""
+    t = new.table
+    quad = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
+    a, b = old.to_image(quad, t.cushion_height), new.to_image(quad, t.cushion_height)
+    if np.linalg.norm(a - b, axis=1).sum() <= np.linalg.norm(a - np.roll(b, 2, axis=0), axis=1).sum():
+        return new
+    cam = new.camera
+    turned = CameraModel(cam.image_size, cam.K, cam.dist, cam.R @ np.diag([-1.0, -1.0, 1.0]),
+                         cam.t + cam.R @ np.array([t.width, t.length, 0.0]))
+    return replace(new, camera=turned, orientation=old.orientation)
+
+
 class ViewMonitor:
     """Checks every ``check_every`` frames that the frame shows the calibrated view (see the
     module docstring); re-calibrates when the camera has moved or another camera shows the
@@ -378,6 +396,7 @@ class ViewMonitor:
         if (got.get("median", 99.0) > BETTER_VIEW_GAIN * fit["median"]
                 or got.get("worst_side", 99.0) > fit.get("worst_side", 99.0)):
             return None  # (the picture shows the calibrated view: no same-table check)
+        new = same_end(self.cal, new)
         self.cal = new  # the signature stays: the view's outline in the picture is the same
         return ViewStatus(frame, "recalibrated", share, new)
 

@@ -284,6 +284,15 @@ def test_a_view_calibrated_on_a_poor_picture_is_calibrated_again_on_a_better_one
     kept = ViewMonitor(good, check_every=1, fps=1.0)
     assert [kept.update(i, img_a).state for i in range(0, 8, 4)] == ["ok", "ok"]
     assert kept.cal is good
+    # the poor one read the table end for end (a pool table has no baulk line to tell): the
+    # better one keeps its ends, so positions in table mm go on
+    flip = np.diag([-1.0, -1.0, 1.0])
+    c = poor.camera
+    turned = replace(poor, camera=CameraModel(c.image_size, c.K, c.dist, c.R @ flip,
+                                              c.t + c.R @ np.array([T.width, T.length, 0.0])))
+    mon = ViewMonitor(turned, check_every=1, fps=1.0)
+    assert mon.update(0, img_a).state == "recalibrated"
+    assert np.linalg.norm(mon.cal.ball_to_table(ball)[0] - [T.width - 400.0, T.length - 2500.0]) < 2.0
 
 
 def test_a_player_over_a_cushion_is_no_change_of_view():
