@@ -376,16 +376,16 @@ class ViewMonitor:
 
     def _better_view(self, frame: int, img: np.ndarray, share: float) -> ViewStatus | None:
         """A better calibration of the same view (``recalibrated`` with it), or None: tried
-        while the one in force fits the cushions poorly (:data:`BETTER_VIEW_FIT_MM`: made on
-        pictures where a player hid part of a cushion), every :data:`BETTER_VIEW_EVERY_S`,
+        while the one in force, found automatically, fits the cushions poorly
+        (:data:`BETTER_VIEW_FIT_MM`: made on pictures where a player hid part of a cushion), every :data:`BETTER_VIEW_EVERY_S`,
         at most :data:`BETTER_VIEW_TRIES` times; taken when it fits clearly better
         (:data:`BETTER_VIEW_GAIN`, no side worse). The picture matched the view's outline, so
         it is this table: the balls are not compared (:meth:`_same_table`), the old
         calibration may put them tens of mm from where the new one does."""
         fit = self.cal.fit_error_mm
-        if (self._better_left <= 0 or frame < self._better_at
+        if (self._better_left <= 0 or frame < self._better_at or self.cal.method != "auto"
                 or fit.get("median", 0.0) <= BETTER_VIEW_FIT_MM):
-            return None
+            return None  # (a calibration given by hand is the user's: kept)
         self._better_left -= 1
         self._better_at = frame + self._better_every
         try:
