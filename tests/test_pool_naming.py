@@ -110,3 +110,51 @@ def test_a_ball_read_surely_outweighs_a_longer_seen_ball_read_unsurely() -> None
             det.identity[2] = _biased("15", 0.999, "11")
         st = tr.update(k, det)
     assert st.pos["15"] == fifteen and st.pos["11"] == eleven
+
+
+def _pot_of_b(lowest_first: bool, b_sure: float) -> tuple[Shot, dict]:
+    """A (at 400, 700) reads the 2 55 % / the 6 45 %, B (at 460, 1000) the 6 ``b_sure`` / the
+    2 the rest, the 9 surely; B runs into the top-left pocket. Returns the stroke's record as
+    named and the layout at rest after it."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(), lowest_first=lowest_first)
+    a, b, nine = (400.0, 700.0), np.array([460.0, 1000.0]), (900.0, 1800.0)
+    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
+
+    def seen(balls: list, b_row: bool = True) -> BallDetections:
+        det = _frame(balls)
+        det.identity[1] = _biased("2", 0.55, "6")
+        if b_row:
+            det.identity[3] = _biased("6", b_sure, "2")
+        return det
+
+    frame = 0
+    for _ in range(50):
+        tr.update(frame, seen([("cue", CUE), ("none", a), ("9", nine), ("none", tuple(b))]))
+        frame += 1
+    for k in range(1, 8):
+        p = b + (pocket - b) * k / 8.0
+        tr.update(frame, seen([("cue", CUE), ("none", a), ("9", nine), ("none", tuple(p))], False))
+        frame += 1
+    for _ in range(40):
+        st = tr.update(frame, seen([("cue", CUE), ("none", a), ("9", nine)], False))
+        frame += 1
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.CONTACT, 0.42, ("white", "6")),
+                    Event(EventType.POT, 0.8, ("6",), pocket="top_left")))
+    named = tr.named_pots(shot)
+    st = tr.update(frame, seen([("cue", CUE), ("none", a), ("9", nine)], False))
+    return named, st.pos
+
+
+def test_nine_ball_names_a_pot_the_lowest_ball_when_the_colours_cannot_tell() -> None:
+    """The 2 and the 6 read alike (a dim phone video): B, named the 6, is potted while A is
+    named the 2, the lowest on the table. In nine-ball the player aims at the lowest ball, so
+    the pot (and the contact) is the 2's and A is the 6 from then on; where B reads plainly
+    as the 6, or in a game without a lowest ball on, the names stand."""
+    named, pos = _pot_of_b(True, 0.55)
+    assert [e.balls for e in named.events] == [("white",), ("white", "2"), ("2",)]
+    assert pos["6"] == (400.0, 700.0) and "2" not in pos
+    for lowest_first, b_sure in ((True, 0.99), (False, 0.55)):
+        named, pos = _pot_of_b(lowest_first, b_sure)
+        assert [e.balls for e in named.events] == [("white",), ("white", "6"), ("6",)]
+        assert pos["2"] == (400.0, 700.0)

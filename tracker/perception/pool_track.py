@@ -57,6 +57,11 @@ class PoolTrackParams:
         rename_margin: the balls are named again only when the new names' votes (summed log
             probabilities) beat those of the names held by more than this (nats: 1 is odds of
             e to 1), so a ball followed keeps its name while the evidence wavers between two.
+        lowest_on_share: a game whose ball on is the lowest-numbered (nine-ball): the first
+            ball potted in a stroke and the ball named the lowest on the table swap names
+            when neither is read as its own number more than this share of the two numbers'
+            readings (:meth:`lowest_on`): where the colours cannot tell them apart (the blue
+            2, green 6 and black 8 of a dim phone video), the player aimed at the ball on.
     """
 
     match_radii: float = 1.0
@@ -66,6 +71,7 @@ class PoolTrackParams:
     crossing_radii: float = 4.0
     crossing_decay: float = 0.3
     rename_margin: float = 1.0
+    lowest_on_share: float = 0.8
 
 
 class PoolTracker:
@@ -75,14 +81,18 @@ class PoolTracker:
         table: the table; fps: frames per second; config: the tracker's behaviour.
         balls: the pool ball set (:func:`tracker.rules.ballset.pool_balls`).
         params: the naming's tunables.
+        lowest_first: the game's ball on is the lowest-numbered on the table (nine-ball):
+            its potted balls are named with that in mind (:meth:`lowest_on`).
     """
 
     def __init__(self, table: TableGeometry, fps: float, config: TrackerConfig | None = None,
-                 balls: BallSet | None = None, params: PoolTrackParams | None = None):
+                 balls: BallSet | None = None, params: PoolTrackParams | None = None,
+                 lowest_first: bool = False):
         from tracker.rules.ballset import pool_balls
 
         self.balls = balls or pool_balls()
         self.params = params or PoolTrackParams()
+        self.lowest_first = lowest_first
         self.table = table
         self.numbers = object_balls(self.balls)
         self.inner = Tracker(table, fps, config, balls=seen_balls(self.balls))
@@ -172,13 +182,42 @@ class PoolTracker:
             if (holder is not None and holder not in self.gone_as
                     and self.inner.slots[holder].on_table and then[holder] != was):
                 rename[was] = then[holder]
+        gone_now = {s: rename.get(was, was) for s, (was, _) in self.gone_as.items()}
         self.gone_as = {}
-        if not rename:
+        if rename:
+            gone = (EventType.POT, EventType.OFF_TABLE)
+            shot = replace(shot, events=tuple(
+                replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
+                if e.type in gone else e for e in shot.events))
+        return self.lowest_on(shot, gone_now) if self.lowest_first else shot
+
+    def lowest_on(self, shot: Shot, gone_now: dict[str, str]) -> Shot:
+        """``shot`` (a stroke just ended; ``gone_now``: slot -> name of the balls potted or off
+        the table in it) with its first potted ball and the lowest-numbered ball that was on
+        the table swapping names, in the record and from now on, when the camera cannot tell
+        the two apart (:attr:`PoolTrackParams.lowest_on_share`): a nine-ball player aims at
+        the lowest ball, so of two balls alike the one potted is that one."""
+        pots = [e.balls[0] for e in shot.events if e.type == EventType.POT]
+        potted = next((s for s, n in gone_now.items() if pots and n == pots[0]), None)
+        if potted is None:
             return shot
-        gone = (EventType.POT, EventType.OFF_TABLE)
-        events = tuple(replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
-                       if e.type in gone else e for e in shot.events)
-        return replace(shot, events=events)
+        on = [n for s, n in self.names.items() if s in gone_now or self.inner.slots[s].on_table]
+        low = min(on, key=int)
+        own = gone_now[potted]
+        holder = next((s for s, n in self.names.items() if n == low and s not in gone_now
+                       and self.inner.slots[s].on_table), None)
+        if own == low or holder is None:
+            return shot
+        a, b = self.numbers.index(own), self.numbers.index(low)
+        i, j = self.slots_ids.index(potted), self.slots_ids.index(holder)
+        share = self.params.lowest_on_share
+        if (self.seen[i, a] > share * (self.seen[i, a] + self.seen[i, b])
+                or self.seen[j, b] > share * (self.seen[j, a] + self.seen[j, b])):
+            return shot  # one of them shows its own number plainly
+        self.names[potted], self.names[holder] = low, own
+        swap = {own: low, low: own}
+        return replace(shot, events=tuple(replace(e, balls=tuple(swap.get(x, x) for x in e.balls))
+                                          for e in shot.events))
 
     def _vote(self, st: TableState, det: BallDetections) -> None:
         """Each visible ball at rest adds its detection's identity probabilities."""

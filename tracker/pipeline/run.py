@@ -119,7 +119,7 @@ class RefereeRun(Referee):
             1.5, calibration.table.ball_radius / self.detector.r_px),
             cushion_view=CushionView.from_calibration(calibration))
         self.monitor = ViewMonitor(calibration, check_every=max(1, int(self.source_fps // 2)),
-                                   ball_finder=find_colour_balls)
+                                   ball_finder=find_colour_balls, fps=self.source_fps)
         #: the stretches of frames refereed and not (cuts away from the table)
         self.segments = ViewSegments()
         self._last_view: FrameView | None = None
@@ -262,7 +262,8 @@ class RefereeRun(Referee):
                 if self.on_note:
                     self.on_note(f"the pool balls are named by {self.identity.source}")
             self.detector.capacity = capacity(seen_balls(balls))
-            self.tracker = PoolTracker(self.calibration.table, self.fps, balls=balls)
+            self.tracker = PoolTracker(self.calibration.table, self.fps, balls=balls,
+                                       lowest_first=rules.name == "nine-ball")
         else:
             self.identity = None
             self.detector.capacity = capacity(balls)
