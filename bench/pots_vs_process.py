@@ -2,7 +2,7 @@
 broadcast clips: do they see the same pots?
 
     flock /tmp/heavy.lock nice -n 5 .venv/bin/python bench/pots_vs_process.py [--write-doc]
-        [--clips 1,5,12] [--no-more]
+        [--clips 1,5,12] [--no-more] [--doc-from docs/metrics-pots-vs-process.json]
 
 Every clip under ``broadcast-snooker/clips`` (1-12) and ``broadcast-snooker-more`` goes through
 :func:`tracker.perception.potwatch.watch_pots` (what ``snooker-tracker pots VIDEO`` runs: the
@@ -84,6 +84,21 @@ def calibration_gap_px(cal_a: Any, cal_b: Any) -> float:
     return float(np.linalg.norm(cal_a.to_image(pts) - cal_b.to_image(pts), axis=1).max())
 
 
+#: Each pocket's name with the table turned end for end (the other end taken as baulk).
+TURNED = {"baulk_left": "top_right", "baulk_right": "top_left", "top_left": "baulk_right",
+          "top_right": "baulk_left", "middle_left": "middle_right", "middle_right": "middle_left"}
+#: Two calibrations put the table in the same place when their pockets lie this close, px.
+SAME_PLACE_PX = 30.0
+
+
+def ends_swapped(px_a: dict[str, list[int]], px_b: dict[str, list[int]]) -> bool:
+    """Whether two calibrations (their :func:`pockets_px`) put the table in the same place in
+    the picture but take opposite ends as baulk: every pocket of one within
+    :data:`SAME_PLACE_PX` of the other's pocket of the turned name."""
+    return all(np.hypot(*np.subtract(xy, px_b[TURNED[name]])) <= SAME_PLACE_PX
+               for name, xy in px_a.items())
+
+
 def pockets_px(cal: Any) -> dict[str, list[int]]:
     """Where a calibration puts each pocket's mouth in the picture, px (rounded)."""
     pockets = cal.table.pockets
@@ -139,6 +154,7 @@ def run_clip(path: Path, tmp: Path) -> dict[str, Any]:
         row["calibration_gap_px"] = round(calibration_gap_px(cal_w, cal_p), 1)
         row["pockets_px"] = {"watcher": pockets_px(cal_w), "process": pockets_px(cal_p)}
         row["agree"] = agree(row["watcher"], row["process"])
+        row["ends_swapped"] = ends_swapped(row["pockets_px"]["watcher"], row["pockets_px"]["process"])
         if not row["agree"]:
             w2, _ = watcher_pots(path, calibration=cal_p)
             row["watcher_on_process_calibration"] = w2
@@ -167,7 +183,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clips", help="only these clips, by name (e.g. 1,5,overhead_morge_exp)")
     ap.add_argument("--no-more", action="store_true", help="the 12 numbered broadcast clips only")
     ap.add_argument("--write-doc", action="store_true")
+    ap.add_argument("--doc-from", metavar="JSON",
+                    help="write the ACCURACY section from a run's docs/metrics-pots-vs-process.json "
+                         "(its own date, commit and timing) without running again")
     args = ap.parse_args(argv)
+    if args.doc_from:
+        data = json.loads(Path(args.doc_from).read_text())
+        replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(data["rows"], data["summary"]))
+        return 0
     root = footage()
     if root is None:
         print("pots against process: ../shared/footage not present, skipped")
@@ -238,6 +261,8 @@ def doc_section(rows: list[dict[str, Any]], summary: dict[str, Any]) -> str:
     for r in rows:
         lab = "–" if r["truth"] is None else (", ".join(r["truth"]) or "none")
         why = r.get("cause", "")
+        if r.get("ends_swapped"):
+            why = (why + "; " if why else "") + "the two cameras take opposite ends as baulk"
         if "watcher_on_process_calibration" in r:
             why += f" (watcher on process's camera: {_pots_words(r['watcher_on_process_calibration'])})"
         for k in ("watcher_error", "process_error"):

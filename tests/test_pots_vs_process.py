@@ -44,6 +44,20 @@ def test_pots_agree_only_with_the_same_ball_kind_pocket_and_time():
     assert b.truth_right(None, []) is None
 
 
+def test_a_table_turned_end_for_end_is_told_from_another_place():
+    """Broadcast clip 2's two cameras (the watcher's and process's, px): the same outline,
+    opposite ends taken as baulk."""
+    b = _bench()
+    near = {"baulk_left": [316, 603], "baulk_right": [953, 602], "top_left": [413, 200],
+            "top_right": [851, 200], "middle_left": [365, 364], "middle_right": [901, 364]}
+    far = {"baulk_left": [855, 200], "baulk_right": [413, 200], "top_left": [952, 605],
+           "top_right": [315, 606], "middle_left": [903, 366], "middle_right": [364, 366]}
+    assert b.ends_swapped(near, far) and b.ends_swapped(far, near)
+    assert not b.ends_swapped(near, near)
+    moved = {k: [x + 40, y] for k, (x, y) in far.items()}
+    assert not b.ends_swapped(near, moved)
+
+
 @pytest.fixture(scope="module")
 def first_stroke(tmp_path_factory) -> Path:
     """The sample's first stroke as a clip of its own, at half size (960x540)."""
