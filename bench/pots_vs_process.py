@@ -2,7 +2,7 @@
 broadcast clips: do they see the same pots?
 
     flock /tmp/heavy.lock nice -n 5 .venv/bin/python bench/pots_vs_process.py [--write-doc]
-        [--clips 1,5,12] [--no-more] [--doc-from docs/metrics-pots-vs-process.json]
+        [--clips 1,5,12] [--no-more] [--end-vote] [--doc-from docs/metrics-pots-vs-process.json]
 
 Every clip under ``broadcast-snooker/clips`` (1-12) and ``broadcast-snooker-more`` goes through
 :func:`tracker.perception.potwatch.watch_pots` (what ``snooker-tracker pots VIDEO`` runs: the
@@ -182,6 +182,9 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--clips", help="only these clips, by name (e.g. 1,5,overhead_morge_exp)")
     ap.add_argument("--no-more", action="store_true", help="the 12 numbered broadcast clips only")
+    ap.add_argument("--end-vote", action="store_true",
+                    help="calibrate_best keeps the frames of the end most frames take as baulk "
+                         "(calibration.auto.END_VOTE, off in the product)")
     ap.add_argument("--write-doc", action="store_true")
     ap.add_argument("--doc-from", metavar="JSON",
                     help="write the ACCURACY section from a run's docs/metrics-pots-vs-process.json "
@@ -191,6 +194,10 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(Path(args.doc_from).read_text())
         replace_section(ROOT / "docs" / "ACCURACY.md", SECTION, doc_section(data["rows"], data["summary"]))
         return 0
+    if args.end_vote:
+        import calibration.auto
+
+        calibration.auto.END_VOTE = True
     root = footage()
     if root is None:
         print("pots against process: ../shared/footage not present, skipped")

@@ -89,3 +89,25 @@ def test_pots_and_process_see_the_same_pot_on_a_clip(first_stroke, tmp_path):
     assert b.agree(by_watcher, by_process), (by_watcher, by_process)
     # the same end of the table taken as baulk by both
     assert b.calibration_gap_px(seen.calibration, Calibration.load(tmp_path / "calibration.json")) < 30
+
+
+def test_the_end_most_frames_take_as_baulk_outvotes_one_turned_frame():
+    """calibrate_best's end vote (``calibration.auto.END_VOTE``): TV main cameras behind the
+    black-spot end, slightly moved as a fit from frame to frame would be, against one camera
+    of the same view turned end for end (as broadcast clip 2's frame 166)."""
+    from calibration.camera import CameraModel
+    from calibration.orientation import majority_end, takes_same_end
+    from calibration.table import STANDARD_TABLE as T
+
+    def tv(dx: float = 0.0, turned: bool = False) -> CameraModel:
+        if turned:
+            return CameraModel.look_at((T.width / 2 + dx, -3300.0, 3000.0),
+                                       (T.width / 2, T.length * 0.38, 0.0), (0, 0, 1), (1280, 720), 38.0)
+        return CameraModel.look_at((T.width / 2 + dx, T.length + 3300.0, 3000.0),
+                                   (T.width / 2, T.length * 0.62, 0.0), (0, 0, 1), (1280, 720), 38.0)
+
+    usual, turned = tv(), tv(turned=True)
+    assert takes_same_end(usual, tv(30.0), T) and not takes_same_end(usual, turned, T)
+    assert majority_end([turned, usual, tv(20.0), tv(-20.0)], T) == [1, 2, 3]
+    assert majority_end([usual, turned, tv(10.0)], T) == [0, 2]
+    assert majority_end([usual, turned], T) == [0, 1]  # tied: no vote
