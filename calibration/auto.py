@@ -42,6 +42,7 @@ from calibration.markings import (
 )
 from calibration.orientation import (
     is_oblong,
+    majority_end,
     narrow_by_shape,
     orientation_notes,
     pick_by_colours,
@@ -82,6 +83,11 @@ SCALED_MARKINGS_FRACTION = 0.005
 #: watcher called an in-off of the white. With refits kept only where no frame's first fit is
 #: sound, every real clip is called as with it off (docs/ACCURACY.md, "TV lens clips ...").
 SECOND_CHANCE = True
+#: :func:`calibrate_best` keeps only the frames that take the end most frames take as baulk
+#: (:func:`calibration.orientation.majority_end`) before choosing the best fit. Off: on real
+#: broadcast clip 2 it would give the pot watcher process's end (docs/ACCURACY.md "Pots against
+#: process on the real clips"), but the gate's clips and bench/real_process.py were not re-run.
+END_VOTE = False
 SECOND_CHANCE_GAIN = 0.7
 SECOND_CHANCE_MIN_MARKINGS = 2
 #: A refused calibration is tried again with the cushion lowest in the picture left out
@@ -591,6 +597,8 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
     if refits:
         cals = [c for c in cals if not c.accuracy.get("second_chance")
                 and not c.accuracy.get("poor")] or refits
+    if END_VOTE:
+        cals = [cals[i] for i in majority_end([c.camera for c in cals], table)]
     return min(cals, key=lambda c: c.fit_error_mm["median"])
 
 
