@@ -23,6 +23,7 @@ from calibration.finder import (
 from calibration.finder import MAX_FIT_ERROR_MM as MAX_FIT_ERROR_MM
 from calibration.focal import FOCAL_RANGE_DEG as FOCAL_RANGE_DEG
 from calibration.focal import focal_spread
+from calibration.focal import fov_from_focal as fov_from_focal
 from calibration.graphics import cover_bars
 from calibration.manual import NAMED_POINTS_HELP as NAMED_POINTS_HELP
 from calibration.manual import calibrate_points as calibrate_points
@@ -587,12 +588,8 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
             first_error = first_error or exc
     if not cals:
         raise first_error or TableNotFound("no frames given")
-    # A second chance's refit leaves a cushion side out and is checked only by markings that
-    # may all lie at the other end, so its cushion fit (over the sides it kept) is not
-    # comparable with a whole fit's: it is used only where no frame gave a first fit that is
-    # not poor, and then before the poor ones (real broadcast clip 11: a refit 0.62 mm on
-    # three sides beat a whole fit 0.87 mm on four, and put the near cushion 100 mm out,
-    # where a red stood in the jaws: the pot watcher lost the red and called an in-off).
+    # A refit's cushion fit (over the sides it kept) is not comparable with a whole fit's:
+    # it is used only where no frame gave a sound first fit (see SECOND_CHANCE's note).
     refits = [c for c in cals if c.accuracy.get("second_chance")]
     if refits:
         cals = [c for c in cals if not c.accuracy.get("second_chance")
@@ -601,7 +598,3 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
         cals = [cals[i] for i in majority_end([c.camera for c in cals], table)]
     return min(cals, key=lambda c: c.fit_error_mm["median"])
 
-
-def fov_from_focal(f: float, width: int) -> float:
-    """Horizontal field of view (degrees) of focal length ``f`` px."""
-    return math.degrees(2 * math.atan(width / 2.0 / f))

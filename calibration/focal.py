@@ -50,3 +50,8 @@ def focal_spread(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
         d = np.linalg.norm(alt.ball_centre_to_table(px, table.ball_radius) - grid[:, :2], axis=1)
         worst = max(worst, float(d.max()))
     return round(worst, 1)
+
+
+def fov_from_focal(f: float, width: int) -> float:
+    """Horizontal field of view (degrees) of focal length ``f`` px."""
+    return math.degrees(2 * math.atan(width / 2.0 / f))
