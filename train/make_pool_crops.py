@@ -41,6 +41,7 @@ from make_ball_crops import (  # noqa: E402  (a sibling script, not a package)
     training_camera,
     training_style,
 )
+from pool_world import GlossyPoolRenderer, random_gloss, random_video_look, video_look  # noqa: E402
 
 from calibration.camera import CameraModel  # noqa: E402
 from calibration.profile import Calibration  # noqa: E402
@@ -127,10 +128,12 @@ def random_pool_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, 
     return scatter(rng, ids, t, on_spot=0.0, touching=0.4, cushion=0.55)
 
 
-def generate(cameras: int, frames: int, seed: int) -> dict[str, np.ndarray]:
+def generate(cameras: int, frames: int, seed: int, world: str = "harder") -> dict[str, np.ndarray]:
     """Crops (N, 32, 32, 3) uint8 BGR, labels, sources (0 true centre, 1 candidate, 2 random
     none), camera kinds (0 overhead, 1 oblique end-on, 2 side) and camera numbers for
-    ``cameras`` random cameras x ``frames`` layouts each."""
+    ``cameras`` random cameras x ``frames`` layouts each. ``world``: ``harder`` (glossy balls
+    mirroring the cloth, the video's look: ``train/pool_world.py``, drawn from a stream of their
+    own) or ``plain`` (the renders as they come; the same crops as before the harder world)."""
     from tqdm import tqdm
 
     rng = np.random.default_rng(seed)
@@ -139,7 +142,13 @@ def generate(cameras: int, frames: int, seed: int) -> dict[str, np.ndarray]:
         table = TableGeometry.pool(int(rng.choice([7, 8, 9])))
         cam, kind = pool_camera(rng, table)
         style = dataclasses.replace(training_style(rng, seed * 100003 + c), cloth_rgb=pool_cloth(rng))
-        renderer = PoolRenderer(cam, table, style, pool_look(rng))
+        look = pool_look(rng)
+        if world == "harder":
+            extra = np.random.default_rng([seed, c, 33])
+            renderer = GlossyPoolRenderer(cam, table, style, look, gloss=random_gloss(extra))
+            video = random_video_look(extra)
+        else:
+            renderer, video = PoolRenderer(cam, table, style, look), None
         cal = Calibration(cam.image_size, table, cam, {"median": 0.0, "max": 0.0, "n": 0}, "synthetic")
         det = BallDetector(cal)
         for f in range(frames):
@@ -148,6 +157,8 @@ def generate(cameras: int, frames: int, seed: int) -> dict[str, np.ndarray]:
             vel = random_velocities(rng, balls)
             orient = {b: random_orientation(rng) for b in balls}
             img = renderer.render(balls, vel, occ, noise_index=f, heights=heights, orientations=orient)
+            if video is not None:
+                img = video_look(img, video)
             if f == 0:
                 det.learn_cloth(img)
             b, lab, src = frame_samples(rng, img, det, cam, renderer, balls, heights, occ, vel,
@@ -168,9 +179,12 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path("data/pool_crops.npz"))
+    ap.add_argument("--world", choices=("harder", "plain"), default="harder",
+                    help="harder: glossy balls and the video's look (train/pool_world.py); "
+                         "plain: the renders as they come")
     a = ap.parse_args()
     t0 = time.perf_counter()
-    data = generate(a.cameras, a.frames, a.seed)
+    data = generate(a.cameras, a.frames, a.seed, a.world)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **data)
     counts = np.bincount(data["y"], minlength=len(LABELS))
