@@ -162,27 +162,33 @@ def _camera_crops(rng: np.random.Generator, c: int, frames: int, seed: int, hard
     return batches, labels, srcs, [("overhead", "oblique", "side").index(kind)] * len(labels)
 
 
-def _harder_camera(args: tuple[int, int, int]) -> tuple[list[np.ndarray], list[int], list[int], list[int]]:
-    """:func:`_camera_crops` of the harder world's camera ``c`` (args: c, frames, seed), from
-    its own stream (``seed``, ``c``): the same crops in any process, in any order."""
-    c, frames, seed = args
-    return _camera_crops(np.random.default_rng([seed, c]), c, frames, seed, True)
+def _harder_camera(args: tuple[int, int, int, float]
+                   ) -> tuple[list[np.ndarray], list[int], list[int], list[int]]:
+    """:func:`_camera_crops` of the harder world's camera ``c`` (args: c, frames, seed, share),
+    from its own stream (``seed``, ``c``): the same crops in any process, in any order. The
+    camera is drawn harder with probability ``share`` (1: every camera; the draw is made only
+    when ``share`` < 1, so a share of 1 keeps the streams of the all-harder world)."""
+    c, frames, seed, share = args
+    rng = np.random.default_rng([seed, c])
+    harder = share >= 1 or rng.random() < share
+    return _camera_crops(rng, c, frames, seed, harder)
 
 
-def generate(cameras: int, frames: int, seed: int, world: str = "harder", jobs: int = 1
-             ) -> dict[str, np.ndarray]:
+def generate(cameras: int, frames: int, seed: int, world: str = "harder", jobs: int = 1,
+             harder_share: float = 1.0) -> dict[str, np.ndarray]:
     """Crops (N, 32, 32, 3) uint8 BGR, labels, sources (0 true centre, 1 candidate, 2 random
     none), camera kinds (0 overhead, 1 oblique end-on, 2 side) and camera numbers for
     ``cameras`` random cameras x ``frames`` layouts each.
 
     ``world``: ``harder`` (glossy balls mirroring the cloth, the video's look:
     ``train/pool_world.py``; each camera from a stream of its own, so ``jobs`` processes make the
-    same crops as one) or ``plain`` (the renders as they come, one stream through all cameras:
+    same crops as one; ``harder_share``: the share of its cameras made harder, the others
+    plain renders) or ``plain`` (the renders as they come, one stream through all cameras:
     the crops made before the harder world, byte for byte; one process)."""
     from tqdm import tqdm
 
     if world == "harder":
-        todo = [(c, frames, seed) for c in range(cameras)]
+        todo = [(c, frames, seed, harder_share) for c in range(cameras)]
         if jobs > 1:
             from multiprocessing import get_context
 
@@ -213,9 +219,11 @@ def main() -> None:
                          "plain: the renders as they come")
     ap.add_argument("--jobs", type=int, default=1,
                     help="processes for the harder world (the same crops for any number)")
+    ap.add_argument("--harder-share", type=float, default=1.0,
+                    help="share of the harder world's cameras made harder (the rest plain)")
     a = ap.parse_args()
     t0 = time.perf_counter()
-    data = generate(a.cameras, a.frames, a.seed, a.world, a.jobs)
+    data = generate(a.cameras, a.frames, a.seed, a.world, a.jobs, a.harder_share)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **data)
     counts = np.bincount(data["y"], minlength=len(LABELS))
