@@ -1,6 +1,8 @@
 """The pool ball classifier on real pictures: the labelled boxes of the albertomors eight-ball
 frames (``../shared/footage/pool/albertomors-8ball/*/frame_{first,last}.png``; classes 1 cue
-ball, 2 eight ball, 3 solid, 4 stripe). Validation only: nothing was tuned on these pictures.
+ball, 2 eight ball, 3 solid, 4 stripe). Nothing is trained on these pictures; the development
+clips' boxes decide whether a new model replaces the committed one, the test clips' are only
+reported (docs/SPLIT.md).
 
     python bench/pool_classifier.py [--model models/pool_classifier.onnx] [--also OTHER.onnx ...]
                                     [--heldout NPZ ...] [--write-doc]
@@ -142,7 +144,8 @@ def doc_section(results: dict[str, dict], info: dict) -> str:
              f"Measured {info['date']}, commit {info['commit']}, {info['machine']}: "
              f"`{info['command']}` ({info.get('seconds', 0)} s). Real pictures: the 12 labelled "
              "frames of `../shared/footage/pool/albertomors-8ball` (6 clips, 3 development and 3 "
-             "test), 139 boxes; validation only, nothing tuned on them. A crop at each box "
+             "test), 139 boxes; nothing trained on them; the development clips' boxes decide whether a "
+             "new model replaces the committed one, the test clips' are only reported. A crop at each box "
              "(radius from the box); \"strict\" takes the model's first answer (\"not a ball\" is "
              "a miss), \"given a ball\" the best of its 16 ball answers.", ""]
     for model, res in results.items():
