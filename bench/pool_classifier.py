@@ -1,9 +1,11 @@
 """The pool ball classifier on real pictures: the labelled boxes of the albertomors eight-ball
 frames (``../shared/footage/pool/albertomors-8ball/*/frame_{first,last}.png``; classes 1 cue
-ball, 2 eight ball, 3 solid, 4 stripe). Validation only: nothing was tuned on these pictures.
+ball, 2 eight ball, 3 solid, 4 stripe). Nothing is trained on these pictures; the development
+clips' boxes decide whether a new model replaces the committed one, the test clips' are only
+reported (docs/SPLIT.md).
 
     python bench/pool_classifier.py [--model models/pool_classifier.onnx] [--also OTHER.onnx ...]
-                                    [--write-doc]
+                                    [--heldout NPZ ...] [--write-doc]
 
 A crop is cut at each box's centre, spanning the model's ``crop_span_radii`` ball radii, the
 radius from the box (a quarter of its width plus height), as the pipeline cuts them
@@ -15,7 +17,9 @@ answers map to the four labelled classes (cue; 8; 1..7 solid; 9..15 stripe). Two
   candidate would).
 
 Recall and precision per class, over all 12 frames and per split of docs/SPLIT.md (3 clips
-development, 3 test). ``--write-doc`` writes the section "Pool classifier (issue 33)" of
+development, 3 test). ``--heldout``: synthetic held-out crop sets (``train/make_pool_crops.py``,
+cameras never trained on) every model is also scored on, so models trained on different worlds
+compare on the same crops (needs nothing but onnxruntime). ``--write-doc`` writes the section "Pool classifier (issue 33)" of
 docs/ACCURACY.md with the synthetic held-out figures of the models' metrics files beside them.
 """
 
@@ -114,6 +118,21 @@ def measure(model: Path, rows: list[dict]) -> dict:
     return out
 
 
+def heldout_scores(model: Path, data: Path) -> dict:
+    """The model's scores on a synthetic held-out crop set (``train/pool_model_io.scores``)."""
+    sys.path.insert(0, str(ROOT / "train"))
+    from pool_model_io import evaluate
+
+    return evaluate(model, data)
+
+
+def heldout_line(name: str, h: dict) -> str:
+    """One line of a model's figures on held-out set ``name``."""
+    return (f"`{name}` ({h['n']} crops): {100 * h['accuracy']:.1f} % right, balls alone "
+            f"{100 * h['balls_only_accuracy']:.1f} %; cue / eight / solid / stripe / none "
+            + " / ".join(f"{100 * v:.1f} %" for v in h["group_recall"].values()))
+
+
 def _fmt(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.0f} %"
 
@@ -125,7 +144,8 @@ def doc_section(results: dict[str, dict], info: dict) -> str:
              f"Measured {info['date']}, commit {info['commit']}, {info['machine']}: "
              f"`{info['command']}` ({info.get('seconds', 0)} s). Real pictures: the 12 labelled "
              "frames of `../shared/footage/pool/albertomors-8ball` (6 clips, 3 development and 3 "
-             "test), 139 boxes; validation only, nothing tuned on them. A crop at each box "
+             "test), 139 boxes; nothing trained on them; the development clips' boxes decide whether a "
+             "new model replaces the committed one, the test clips' are only reported. A crop at each box "
              "(radius from the box); \"strict\" takes the model's first answer (\"not a ball\" is "
              "a miss), \"given a ball\" the best of its 16 ball answers.", ""]
     for model, res in results.items():
@@ -137,6 +157,8 @@ def doc_section(results: dict[str, dict], info: dict) -> str:
                 cells = [f"{_fmt(f[g]['recall'])} / {_fmt(f[g]['precision'])} (n {f[g]['n']})" for g in GROUPS]
                 lines.append(f"| {reading.replace('_', ' a ')} | {split} | " + " | ".join(cells)
                              + f" | {_fmt(f['accuracy'])} |")
+        for name, h in res.get("heldout", {}).items():
+            lines += ["", "Synthetic held-out " + heldout_line(name, h) + "."]
         beside = (ROOT / model).with_suffix(".metrics.json")
         metrics = beside if beside.is_file() else ROOT / "models" / (Path(model).stem + ".metrics.json")
         if metrics.is_file():
@@ -159,6 +181,8 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--model", type=Path, default=ROOT / "models" / "pool_classifier.onnx")
     ap.add_argument("--also", type=Path, nargs="*", default=[], help="other models to compare")
+    ap.add_argument("--heldout", type=Path, nargs="*", default=[],
+                    help="synthetic held-out crop sets (npz of train/make_pool_crops.py) to score on")
     ap.add_argument("--write-doc", action="store_true")
     a = ap.parse_args()
     if not CLIPS.is_dir():
@@ -167,6 +191,11 @@ def main() -> int:
     for m in [a.model, *a.also]:
         if not m.is_file():
             print(f"no model at {m}: train it (train/train_pool_classifier.py) or name another",
+                  file=sys.stderr)
+            return 1
+    for h in a.heldout:
+        if not h.is_file():
+            print(f"no held-out crops at {h}: make them (train/make_pool_crops.py) or name others",
                   file=sys.stderr)
             return 1
     t0 = time.perf_counter()
@@ -180,8 +209,11 @@ def main() -> int:
             print(f"{name} {reading}: " + ", ".join(
                 f"{g} R {_fmt(f[g]['recall'])} P {_fmt(f[g]['precision'])}" for g in GROUPS)
                 + f"; right {_fmt(f['accuracy'])}")
+        results[name]["heldout"] = {str(h): heldout_scores(m, h) for h in a.heldout}
+        for h, sc in results[name]["heldout"].items():
+            print(f"{name} held-out " + heldout_line(h, sc))
     cmd = ("python bench/pool_classifier.py" + (" --also " + " ".join(str(p) for p in a.also) if a.also else "")
-           + " --write-doc")
+           + (" --heldout " + " ".join(str(p) for p in a.heldout) if a.heldout else "") + " --write-doc")
     if a.write_doc:
         info = run_info(cmd, time.perf_counter() - t0)
         replace_section(ROOT / "docs" / "ACCURACY.md", "Pool classifier (issue 33)",

@@ -42,13 +42,17 @@ def balanced_weights(y: np.ndarray, labels: tuple[str, ...], none_share: float =
 def fit(net: nn.Module, xt: np.ndarray, yt: np.ndarray, labels: tuple[str, ...], *, epochs: int,
         batch: int, rng: np.random.Generator, g: torch.Generator,
         augment: Callable[[torch.Tensor, torch.Generator], torch.Tensor],
-        epoch_note: Callable[[], dict] | None = None, progress: bool = False) -> None:
+        epoch_note: Callable[[], dict] | None = None, progress: bool = False,
+        device: str = "cpu") -> None:
     """Train ``net`` in place on crops ``xt`` (N, S, S, 3) uint8 with labels ``yt`` (N,):
     ``epochs`` passes of class-balanced draws (``rng``) in batches of ``batch``, augmented with
     ``augment(x, g)``, AdamW (lr 3e-3, weight decay 1e-4) on a one-cycle schedule, cross-entropy
     with 0.05 label smoothing. After each epoch one JSON line: epoch, mean loss, seconds, and
-    whatever ``epoch_note()`` adds. ``progress``: a bar per epoch."""
+    whatever ``epoch_note()`` adds. ``progress``: a bar per epoch. ``device``: where the network
+    runs (``net`` is moved there; the draws and the augmentation stay on the CPU, so a GPU run
+    sees the same batches as a CPU one)."""
     w = balanced_weights(yt, labels)
+    net.to(device)
     opt = torch.optim.AdamW(net.parameters(), lr=3e-3, weight_decay=1e-4)
     steps = epochs * (len(yt) // batch)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=max(1, steps))
@@ -65,7 +69,8 @@ def fit(net: nn.Module, xt: np.ndarray, yt: np.ndarray, labels: tuple[str, ...],
         total = 0.0
         for i in starts:
             b = idx[i:i + batch]
-            loss = lossf(net(augment(to_tensor(xt[b]), g)), torch.from_numpy(yt[b]))
+            xb, yb = augment(to_tensor(xt[b]), g).to(device), torch.from_numpy(yt[b]).to(device)
+            loss = lossf(net(xb), yb)
             opt.zero_grad()
             loss.backward()
             opt.step()

@@ -41,6 +41,7 @@ from make_ball_crops import (  # noqa: E402  (a sibling script, not a package)
     training_camera,
     training_style,
 )
+from pool_world import GlossyPoolRenderer, random_gloss, random_video_look, video_look  # noqa: E402
 
 from calibration.camera import CameraModel  # noqa: E402
 from calibration.profile import Calibration  # noqa: E402
@@ -127,39 +128,84 @@ def random_pool_layout(rng: np.random.Generator, t: TableGeometry) -> dict[str, 
     return scatter(rng, ids, t, on_spot=0.0, touching=0.4, cushion=0.55)
 
 
-def generate(cameras: int, frames: int, seed: int) -> dict[str, np.ndarray]:
+def _camera_crops(rng: np.random.Generator, c: int, frames: int, seed: int, harder: bool
+                  ) -> tuple[list[np.ndarray], list[int], list[int], list[int]]:
+    """One random camera's crops: (crop batches, labels, sources, camera kinds), all drawn from
+    ``rng``; ``harder``: glossy balls and the video's look (:mod:`pool_world`)."""
+    table = TableGeometry.pool(int(rng.choice([7, 8, 9])))
+    cam, kind = pool_camera(rng, table)
+    style = dataclasses.replace(training_style(rng, seed * 100003 + c), cloth_rgb=pool_cloth(rng))
+    look = pool_look(rng)
+    if harder:
+        renderer = GlossyPoolRenderer(cam, table, style, look, gloss=random_gloss(rng))
+        video = random_video_look(rng)
+    else:
+        renderer, video = PoolRenderer(cam, table, style, look), None
+    cal = Calibration(cam.image_size, table, cam, {"median": 0.0, "max": 0.0, "n": 0}, "synthetic")
+    det = BallDetector(cal)
+    batches, labels, srcs = [], [], []
+    for f in range(frames):
+        balls = random_pool_layout(rng, table)
+        occ, heights, _ = random_occluders(rng, balls, table)
+        vel = random_velocities(rng, balls)
+        orient = {b: random_orientation(rng) for b in balls}
+        img = renderer.render(balls, vel, occ, noise_index=f, heights=heights, orientations=orient)
+        if video is not None:
+            img = video_look(img, video)
+        if f == 0:
+            det.learn_cloth(img)
+        b, lab, src = frame_samples(rng, img, det, cam, renderer, balls, heights, occ, vel,
+                                    labeller=pool_label, none=NONE, size=CROP_SIZE)
+        batches += b
+        labels += lab
+        srcs += src
+    return batches, labels, srcs, [("overhead", "oblique", "side").index(kind)] * len(labels)
+
+
+def _harder_camera(args: tuple[int, int, int, float]
+                   ) -> tuple[list[np.ndarray], list[int], list[int], list[int]]:
+    """:func:`_camera_crops` of the harder world's camera ``c`` (args: c, frames, seed, share),
+    from its own stream (``seed``, ``c``): the same crops in any process, in any order. The
+    camera is drawn harder with probability ``share`` (1: every camera; the draw is made only
+    when ``share`` < 1, so a share of 1 keeps the streams of the all-harder world)."""
+    c, frames, seed, share = args
+    rng = np.random.default_rng([seed, c])
+    harder = share >= 1 or rng.random() < share
+    return _camera_crops(rng, c, frames, seed, harder)
+
+
+def generate(cameras: int, frames: int, seed: int, world: str = "harder", jobs: int = 1,
+             harder_share: float = 1.0) -> dict[str, np.ndarray]:
     """Crops (N, 32, 32, 3) uint8 BGR, labels, sources (0 true centre, 1 candidate, 2 random
     none), camera kinds (0 overhead, 1 oblique end-on, 2 side) and camera numbers for
-    ``cameras`` random cameras x ``frames`` layouts each."""
+    ``cameras`` random cameras x ``frames`` layouts each.
+
+    ``world``: ``harder`` (glossy balls mirroring the cloth, the video's look:
+    ``train/pool_world.py``; each camera from a stream of its own, so ``jobs`` processes make the
+    same crops as one; ``harder_share``: the share of its cameras made harder, the others
+    plain renders) or ``plain`` (the renders as they come, one stream through all cameras:
+    the crops made before the harder world, byte for byte; one process)."""
     from tqdm import tqdm
 
-    rng = np.random.default_rng(seed)
-    batches, labels, srcs, kinds, cams = [], [], [], [], []
-    for c in tqdm(range(cameras), desc="cameras", unit="camera"):
-        table = TableGeometry.pool(int(rng.choice([7, 8, 9])))
-        cam, kind = pool_camera(rng, table)
-        style = dataclasses.replace(training_style(rng, seed * 100003 + c), cloth_rgb=pool_cloth(rng))
-        renderer = PoolRenderer(cam, table, style, pool_look(rng))
-        cal = Calibration(cam.image_size, table, cam, {"median": 0.0, "max": 0.0, "n": 0}, "synthetic")
-        det = BallDetector(cal)
-        for f in range(frames):
-            balls = random_pool_layout(rng, table)
-            occ, heights, _ = random_occluders(rng, balls, table)
-            vel = random_velocities(rng, balls)
-            orient = {b: random_orientation(rng) for b in balls}
-            img = renderer.render(balls, vel, occ, noise_index=f, heights=heights, orientations=orient)
-            if f == 0:
-                det.learn_cloth(img)
-            b, lab, src = frame_samples(rng, img, det, cam, renderer, balls, heights, occ, vel,
-                                        labeller=pool_label, none=NONE, size=CROP_SIZE)
-            batches += b
-            labels += lab
-            srcs += src
-            kinds += [("overhead", "oblique", "side").index(kind)] * len(lab)
-            cams += [c] * len(lab)
+    if world == "harder":
+        todo = [(c, frames, seed, harder_share) for c in range(cameras)]
+        if jobs > 1:
+            from multiprocessing import get_context
+
+            with get_context("fork").Pool(jobs) as pool:
+                per_cam = list(tqdm(pool.imap(_harder_camera, todo), total=cameras, desc="cameras"))
+        else:
+            per_cam = [_harder_camera(t) for t in tqdm(todo, desc="cameras", unit="camera")]
+    else:
+        rng = np.random.default_rng(seed)
+        per_cam = [_camera_crops(rng, c, frames, seed, False)
+                   for c in tqdm(range(cameras), desc="cameras", unit="camera")]
+    batches = [b for cam in per_cam for b in cam[0]]
     x = np.concatenate(batches) if batches else np.zeros((0, CROP_SIZE, CROP_SIZE, 3), np.uint8)
-    return {"x": x, "y": np.array(labels, np.int8), "source": np.array(srcs, np.int8),
-            "kind": np.array(kinds, np.int8), "camera": np.array(cams, np.int32)}
+    return {"x": x, "y": np.array([v for cam in per_cam for v in cam[1]], np.int8),
+            "source": np.array([v for cam in per_cam for v in cam[2]], np.int8),
+            "kind": np.array([v for cam in per_cam for v in cam[3]], np.int8),
+            "camera": np.array([c for c, cam in enumerate(per_cam) for _ in cam[1]], np.int32)}
 
 
 def main() -> None:
@@ -168,9 +214,16 @@ def main() -> None:
     ap.add_argument("--frames", type=int, default=8)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--out", type=Path, default=Path("data/pool_crops.npz"))
+    ap.add_argument("--world", choices=("harder", "plain"), default="harder",
+                    help="harder: glossy balls and the video's look (train/pool_world.py); "
+                         "plain: the renders as they come")
+    ap.add_argument("--jobs", type=int, default=1,
+                    help="processes for the harder world (the same crops for any number)")
+    ap.add_argument("--harder-share", type=float, default=1.0,
+                    help="share of the harder world's cameras made harder (the rest plain)")
     a = ap.parse_args()
     t0 = time.perf_counter()
-    data = generate(a.cameras, a.frames, a.seed)
+    data = generate(a.cameras, a.frames, a.seed, a.world, a.jobs, a.harder_share)
     a.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(a.out, **data)
     counts = np.bincount(data["y"], minlength=len(LABELS))

@@ -68,11 +68,14 @@ def export(net: nn.Module, path: Path) -> None:
     write_metadata(path, "train/train_pool_classifier.py")
 
 
-def train(net: nn.Module, xt: np.ndarray, yt: np.ndarray, epochs: int, batch: int, seed: int) -> None:
-    """Train ``net`` in place on crops ``xt`` (N, S, S, 3) uint8 and labels ``yt``."""
+def train(net: nn.Module, xt: np.ndarray, yt: np.ndarray, epochs: int, batch: int, seed: int,
+          device: str = "cpu") -> None:
+    """Train ``net`` in place on crops ``xt`` (N, S, S, 3) uint8 and labels ``yt``, on
+    ``device`` (left on the CPU afterwards)."""
     g = torch.Generator().manual_seed(seed)
     rng = np.random.default_rng(seed)
-    fit(net, xt, yt, LABELS, epochs=epochs, batch=batch, rng=rng, g=g, augment=augment)
+    fit(net, xt, yt, LABELS, epochs=epochs, batch=batch, rng=rng, g=g, augment=augment, device=device)
+    net.cpu()
 
 
 def main() -> None:
@@ -85,6 +88,7 @@ def main() -> None:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--width", type=int, default=12)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--device", default="cpu", help="cpu, or cuda where a GPU is")
     a = ap.parse_args()
     torch.set_num_threads(1)
     torch.manual_seed(a.seed)
@@ -92,13 +96,14 @@ def main() -> None:
     xt, yt = d["x"], d["y"].astype(np.int64)
     net = model(a.width)
     t0 = time.perf_counter()
-    train(net, xt, yt, a.epochs, a.batch, a.seed)
+    train(net, xt, yt, a.epochs, a.batch, a.seed, a.device)
     took = time.perf_counter() - t0
     export(net, a.out)
     held = evaluate(a.out, a.heldout)
     metrics = {"trainer": "own CNN (train/train_pool_classifier.py)", "train_crops": int(len(yt)),
                "epochs": a.epochs, "params": int(sum(p.numel() for p in net.parameters())),
-               "train_s": round(took), "machine": f"{platform.machine()}, torch threads 1",
+               "train_s": round(took), "machine": (f"{platform.machine()}, torch threads 1" if a.device == "cpu"
+                                                   else f"{platform.machine()}, {torch.cuda.get_device_name()}"),
                "onnx_bytes": a.out.stat().st_size, "heldout": held}
     write_pool_metrics(metrics, a.metrics)
 

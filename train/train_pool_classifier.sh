@@ -7,6 +7,8 @@
 #
 #     PYTHON=/work/venv-train/bin/python bash train/train_pool_classifier.sh
 #
+# WORLD=plain (the default here: the committed model's crops) or harder (train/pool_world.py).
+#
 # Needs the synth and train extras (pip install -e '.[synth,train]'; train has ultralytics).
 # Heavy steps run under the shared machine's lock (SNOOKER_LOCK, default /tmp/heavy.lock),
 # niced, torch on one thread.
@@ -17,9 +19,9 @@ lock() { if command -v flock >/dev/null; then flock "$1" "${@:2}"; else "${@:2}"
 export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}" OMP_NUM_THREADS=1 MKL_NUM_THREADS=1
 LOCK="${SNOOKER_LOCK:-/tmp/heavy.lock}"
 lock "$LOCK" nice -n 10 "$PY" train/make_pool_crops.py --cameras "${CAMERAS:-130}" --frames 8 \
-    --seed 0 --out data/pool_crops.npz
+    --seed 0 --world "${WORLD:-plain}" --out data/pool_crops.npz
 lock "$LOCK" nice -n 10 "$PY" train/make_pool_crops.py --cameras 24 --frames 8 --seed 1 \
-    --out data/pool_crops_heldout.npz
+    --world "${WORLD:-plain}" --out data/pool_crops_heldout.npz
 lock "$LOCK" nice -n 10 "$PY" train/train_pool_classifier.py --epochs "${EPOCHS:-8}"
 lock "$LOCK" nice -n 10 "$PY" train/train_pool_yolo.py --epochs "${YOLO_EPOCHS:-8}"
 "$PY" bench/pool_classifier.py --also data/pool_classifier_yolo.onnx

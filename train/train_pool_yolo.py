@@ -74,6 +74,26 @@ class ContractWrapper(nn.Module):
         return torch.log(out.clamp_min(1e-9))  # an export-mode head gives the softmax
 
 
+def _results_without_polars() -> None:
+    """Ultralytics reads its results file with polars when it saves a checkpoint; where polars
+    is not installed, read it with the csv module instead (the same dictionary of columns)."""
+    try:
+        import polars  # noqa: F401
+    except ImportError:
+        import csv
+
+        from ultralytics.engine.trainer import BaseTrainer
+
+        def read_results_csv(self) -> dict:
+            try:
+                rows = list(csv.DictReader(self.csv.read_text().splitlines()))
+            except OSError:
+                return {}
+            return {k.strip(): [float(r[k]) for r in rows] for k in (rows[0] if rows else {})}
+
+        BaseTrainer.read_results_csv = read_results_csv
+
+
 def export(net: nn.Module, imgsz: int, path: Path) -> None:
     """The wrapped network as ONNX (opset 17, batch dimension free) with the metadata."""
     w = ContractWrapper(net.float().eval(), imgsz).eval()
@@ -98,27 +118,32 @@ def main() -> None:
     ap.add_argument("--epochs", type=int, default=4)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--work", type=Path, default=Path("data/pool_yolo"))
+    ap.add_argument("--device", default="cpu", help="cpu, or 0 for the first GPU")
+    ap.add_argument("--workers", type=int, default=0, help="data loading processes")
     a = ap.parse_args()
     torch.set_num_threads(1)
     from ultralytics import YOLO
+
+    _results_without_polars()
 
     d = dict(np.load(a.data))
     write_folders(d, a.work / "crops", 0)
     model = YOLO(a.yaml)
     t0 = time.perf_counter()
     model.train(data=str((a.work / "crops").resolve()), imgsz=a.imgsz, epochs=a.epochs, batch=a.batch,
-                device="cpu", workers=0, pretrained=False, seed=0, deterministic=True, amp=False,
+                device=a.device, workers=a.workers, pretrained=False, seed=0, deterministic=True, amp=False,
                 fliplr=0.0, flipud=0.0, erasing=0.0, scale=0.1, hsv_h=0.01, hsv_s=0.4, hsv_v=0.3,
                 plots=False, project=str(a.work.resolve()), name="run", exist_ok=True, verbose=False)
     took = time.perf_counter() - t0
     names = [model.names[i] for i in range(len(model.names))]
     assert names == [f"{k:02d}_{lab}" for k, lab in enumerate(LABELS)], names
-    export(model.model, a.imgsz, a.out)
+    export(model.model.cpu(), a.imgsz, a.out)
     held = evaluate(a.out, a.heldout)
     metrics = {"trainer": f"ultralytics {a.yaml} (train/train_pool_yolo.py)",
                "train_crops": int(len(d["y"])), "epochs": a.epochs, "imgsz": a.imgsz,
                "params": int(sum(p.numel() for p in model.model.parameters())), "train_s": round(took),
-               "machine": f"{platform.machine()}, torch threads 1", "onnx_bytes": a.out.stat().st_size,
+               "machine": (f"{platform.machine()}, torch threads 1" if a.device == "cpu"
+                           else f"{platform.machine()}, {torch.cuda.get_device_name()}"), "onnx_bytes": a.out.stat().st_size,
                "heldout": held}
     write_pool_metrics(metrics, a.metrics)
 
