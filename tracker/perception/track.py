@@ -27,7 +27,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
-from tracker.perception.paths import cushion_ahead, pocket_on_path
+from tracker.perception.paths import cushion_ahead, pocket_on_path, reaches_mouth
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
@@ -434,6 +434,8 @@ class Tracker:
                 s.rest_sum, s.rest_n = p.copy(), 1
         s.seen = True
         s.emerge = None
+        if len(f.det.mm_per_px):
+            s.mm_per_px = float(f.det.mm_per_px[f.assigned[ball]])
         s.last_frame = f.frame
         s.uncertainty = 1.0
         s.trail = [*s.trail[-2:], p.copy()]
@@ -535,6 +537,7 @@ class Tracker:
             s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
             s.vanished, s.off_cushion = True, leaving
         elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
+              and reaches_mouth(self.table, self.pocket_xy, pocket, s.pos, s.vel, s.mm_per_px, cfg)
               and self._path_into(s, pocket, f.frame)):
             # vanished near a pocket while moving: a pot, once it stays gone
             s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
