@@ -525,7 +525,7 @@ class StrokeDetector:
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
-        contacts_by_paths(s, self.table.ball_diameter, self.params)
+        contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
         s.untouched(st, self.params.stayed_mm)
         unseen_first_contact(s, self.fps, self.params)
         s.events.extend(self._disturbances(st))

@@ -69,22 +69,26 @@ def first_approach(sightings: Sightings, target: np.ndarray, reach: float, t_a: 
 
 
 def path_contact(stroke: Stroke, ball: str, t_moved: float, two_r: float, slack_mm: float,
-                 unseen_s: float) -> tuple[str, float] | None:
+                 unseen_s: float, fps: float) -> tuple[str, float] | None:
     """The ball that hit ``ball``, which left rest at ``t_moved`` (s) with no tracked path near
     it, and when (s): the cue ball, or a ball set moving before it, whose sightings, joined
     across the pictures it was missed in, came within ``two_r`` + ``slack_mm`` of where
-    ``ball`` stood in the ``unseen_s`` before it moved (the cue ball first; then the earliest
-    approach). None: no path came that near."""
+    ``ball`` stood in the ``unseen_s`` before it moved, while it moved (since the strike, or
+    the picture at ``fps`` before it was seen leaving rest) (the cue ball first; then the
+    earliest approach). None: no path came that near."""
     rest = stroke.before.get(ball)
     if rest is None:
         return None
     target = np.asarray(rest, float)
     best: tuple[str, float] | None = None
     for other in [B.WHITE, *sorted(stroke.started, key=stroke.started.__getitem__)]:
-        if other == ball or (other != B.WHITE and stroke.started[other] > t_moved):
+        # only while it moves: from the strike (the cue ball) or the picture before it was
+        # seen leaving rest (a ball at rest beside it touches nothing)
+        since = stroke.t0 if other == B.WHITE else stroke.started.get(other, np.inf) - 1.0 / fps
+        if other == ball or since > t_moved:
             continue
         t = first_approach(stroke.sighted.get(other, []), target, two_r + slack_mm,
-                           t_moved - unseen_s, t_moved)
+                           max(t_moved - unseen_s, since), t_moved)
         if t is not None and (best is None or t < best[1]):
             best = (other, max(t, stroke.t0 + 1e-4))
         if best is not None and other == B.WHITE:
@@ -92,14 +96,14 @@ def path_contact(stroke: Stroke, ball: str, t_moved: float, two_r: float, slack_
     return best
 
 
-def contacts_by_paths(stroke: Stroke, two_r: float, params: StrokeParams) -> None:
+def contacts_by_paths(stroke: Stroke, two_r: float, params: StrokeParams, fps: float) -> None:
     """Make the contacts of the balls that left rest with no tracked path near them
     (``stroke.loose``) that :func:`path_contact` finds (2R = ``two_r`` mm; within
-    ``params.contact_slack_mm``, over ``params.path_contact_unseen_s``); those balls are no
-    longer loose."""
+    ``params.contact_slack_mm``, over ``params.path_contact_unseen_s``; pictures at ``fps``);
+    those balls are no longer loose."""
     for ball, (t, _) in sorted(stroke.loose.items(), key=lambda x: x[1][0]):
         hit = path_contact(stroke, ball, t, two_r, params.contact_slack_mm,
-                           params.path_contact_unseen_s)
+                           params.path_contact_unseen_s, fps)
         if hit is not None:
             del stroke.loose[ball]
             stroke.events.append(Event(EventType.CONTACT, round(hit[1], 4), (hit[0], ball),

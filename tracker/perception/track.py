@@ -457,7 +457,7 @@ class Tracker:
         elif s.held is not None:
             # a small jump with no ball near: the picture re-measured, or a movement?
             first = s.held[0]
-            verdict = follow_hold(s, p, f.frame, jitter, self.cfg)
+            verdict = follow_hold(ball, s, p, f, jitter, self.cfg)
             if verdict == BACK:
                 self._rests(s, p)
             elif verdict == MOVES:
