@@ -31,6 +31,7 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
+from tracker.pipeline.table_state import follow_the_table
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import (
     Event,
@@ -260,7 +261,8 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
-        shot = sanitize(shot, self.match.state.on_table)
+        self.match.state, fixed = follow_the_table(self.match.state, shot.positions_before)
+        shot = sanitize(replace(shot, needs_review=(*shot.needs_review, *fixed)), self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
         calls = self._call(shot)
@@ -321,7 +323,8 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
-        shot = sanitize(shot, match.state.on_table)
+        match.state, fixed = follow_the_table(match.state, shot.positions_before)
+        shot = sanitize(replace(shot, needs_review=(*shot.needs_review, *fixed)), match.state.on_table)
         try:
             return match.feed(shot)
         except RuleError as exc:
