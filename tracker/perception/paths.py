@@ -1,6 +1,6 @@
 """Where a ball's path leads on the table (for the tracker, :mod:`tracker.perception.track`):
-the pocket nearest a straight path, the cushion face a ball meets first. Positions in table
-mm."""
+the pocket nearest a straight path, the cushion face a ball meets first, whether a ball that
+vanished reaches a pocket's mouth at its speed. Positions in table mm."""
 
 from __future__ import annotations
 

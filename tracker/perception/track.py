@@ -5,8 +5,9 @@ Behaviour knobs (mm, s) are in :class:`TrackerConfig`, each documented as behavi
 and the white are unique, so each is matched to the best detection of its class near where it
 should be; the reds are matched together (Hungarian assignment on distance). A ball at rest
 does not move unless something touches it: its position is the running mean of its rest
-observations, and a far detection cannot drag it. A ball that vanishes while moving near a
-pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
+observations, and a far detection cannot drag it. A ball that vanishes while moving into a
+pocket's mouth (reaching it at its speed within a few pictures) has been potted (with that
+pocket); one that vanishes short of it or elsewhere is hidden (a player, a
 hand) and keeps its last position; one hidden at rest (a player addressing it) that is seen
 moving on out of hiding was struck there, and is followed at once. A ball struck so hard that
 the camera never sees it move (it vanishes the frame a moving ball reaches it, a blur too faint
