@@ -4,10 +4,11 @@ rules."""
 
 from __future__ import annotations
 
+import copy
 from dataclasses import replace
 
 from tracker.pipeline.referee import sanitize
-from tracker.pipeline.table_state import follow_the_table
+from tracker.pipeline.table_state import follow_the_table, unseen_colours
 from tracker.records.shot import Event, EventType, FrameStart, Shot
 from tracker.rules.match import Match
 from tracker.rules.snooker import SnookerRules
@@ -53,3 +54,23 @@ def test_colours_in_sequence_and_unknown_positions_are_left_alone():
     assert follow_the_table(m.state, None) == (m.state, [])
     # no red would be left: the end of the reds is the rules' to call
     assert follow_the_table(m.state, {"white": (700.0, 600.0)}) == (m.state, [])
+
+
+def test_a_colour_the_camera_never_found_is_not_struck_before_it_was_re_spotted():
+    """TV clips under 45 degrees: the camera missed the green from the start; every stroke was
+    called "struck before the green had been re-spotted". A colour not just re-spotted that the
+    camera does not see is taken as where the referee had it, with a note; one the referee
+    just re-spotted and the camera does not see is still that foul."""
+    m = _match()
+    layout = {b: p for b, p in SnookerRules().setup_positions().items() if b != "green"}
+    shot = Shot(shot=1, positions_before=layout | {"white": (700.0, 600.0)}, events=(
+        Event(EventType.STRIKE, 1.0, ("white",)), Event(EventType.CONTACT, 1.5, ("white", "red_03")),
+        Event(EventType.AT_REST, 4.0)))
+    bare = copy.deepcopy(m).feed(shot)[0]
+    assert [f["code"] for f in bare["fouls"]] == ["not_respotted"]
+    before, notes = unseen_colours(m.state, shot.positions_before, m.rules.spots())
+    assert before["green"] == tuple(m.rules.spots()["green"]) and "does not see the green" in notes[0]
+    call = m.feed(replace(shot, positions_before=before))[0]
+    assert not call["foul"]
+    respotted = replace(m.state, last_respots=("green",))
+    assert unseen_colours(respotted, shot.positions_before, m.rules.spots()) == (shot.positions_before, [])

@@ -6,6 +6,8 @@ met at 19.88 s, after it left the table") and the stroke got no call."""
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from calibration.table import STANDARD_TABLE as T
@@ -36,7 +38,7 @@ def test_a_contact_after_the_ball_was_potted_is_dropped_and_the_stroke_called():
     match = Match()
     match.feed(FrameStart(1, ("Ann", "Bob"), breaker="Ann"))
     with pytest.raises(RuleError, match="after it left the table"):
-        Match.feed(__import__("copy").deepcopy(match), shot)
+        Match.feed(copy.deepcopy(match), shot)
     clean = sanitize(shot, match.state.on_table)
     assert [e.type.value for e in clean.events] == ["strike", "contact", "pot", "at_rest"]
     assert any("a red that had been potted at 17.06 s touch the blue at 19.88 s" in n

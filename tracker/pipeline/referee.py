@@ -31,7 +31,7 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
-from tracker.pipeline.table_state import follow_the_table
+from tracker.pipeline.table_state import follow_the_table, unseen_colours
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import (
     Event,
@@ -261,8 +261,8 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
-        self.match.state, fixed = follow_the_table(self.match.state, shot.positions_before)
-        shot = sanitize(replace(shot, needs_review=(*shot.needs_review, *fixed)), self.match.state.on_table)
+        shot = self._follow_the_table(self.match, shot)
+        shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
         calls = self._call(shot)
@@ -323,12 +323,24 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
-        match.state, fixed = follow_the_table(match.state, shot.positions_before)
-        shot = sanitize(replace(shot, needs_review=(*shot.needs_review, *fixed)), match.state.on_table)
+        shot = self._follow_the_table(match, shot)
+        shot = sanitize(shot, match.state.on_table)
         try:
             return match.feed(shot)
         except RuleError as exc:
             return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+
+    @staticmethod
+    def _follow_the_table(match: Match, shot: Shot) -> Shot:
+        """The referee's reds made to follow the camera's record at the strike, and the colours
+        the camera does not see (not just re-spotted) taken as where the referee had them
+        (:mod:`tracker.pipeline.table_state`), each with a review note on ``shot``."""
+        match.state, notes = follow_the_table(match.state, shot.positions_before)
+        spots = match.rules.spots() if hasattr(match.rules, "spots") else {}
+        before, more = unseen_colours(match.state, shot.positions_before, spots)
+        if not notes and not more:
+            return shot
+        return replace(shot, positions_before=before, needs_review=(*shot.needs_review, *notes, *more))
 
     def _call(self, shot: Shot) -> list[dict[str, Any]]:
         try:
