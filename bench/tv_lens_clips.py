@@ -2,7 +2,7 @@
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/tv_lens_clips.py [--per-band N] [--seconds S]
         [--bands <30,30-45,45-90] [--overhead N] [--first-seed K] [--size 1280x720] [--no-faults]
-        [--write-doc]
+        [--clips DIR] [--write-doc]
 
 For each lens band (degrees of horizontal field of view), N bot frames from the break-off,
 each under its own draw of the ``tv-zoom`` camera family of ``tracker/synth/randomise.py``
@@ -21,6 +21,9 @@ synthetic world's exact truth (``bench/synth_video.py``'s ``score_clip``):
 - *calibration*: the calibration ``process`` made, against the renderer's exact camera, on
   points the fit did not use: a grid of ball centres over the bed (26.25 mm up) mapped from
   their true pixels to the table, median mm per clip; and the profile's own held-out markings.
+
+``--clips DIR`` keeps the rendered clips there and reuses any already there (only ``process``
+runs again: a before/after of a product change on the very same pictures).
 
 Writes the section "TV zoom lenses per band (clips through process)" of docs/ACCURACY.md with
 ``--write-doc``.
@@ -86,11 +89,12 @@ def run_clip(kind: str, seed: int, band: tuple[float, float] | None, seconds: fl
 
     d = draw(seed, kind, hfov_deg=band, faults=faults)
     cam = _resized(d.camera, size) if size else d.camera
-    world = build("frame", seed=seed, physics=physics, players=("Ann", "Bob"), max_seconds=seconds,
-                  subframe_strike=True, exposure=d.exposure, outfit=d.outfit)
     name = f"{kind}_{seed}"
     t0 = time.perf_counter()
-    write_clip(world, cam, tmp, name, d.style, progress=False, description="tv lens clips")
+    if not all((tmp / f"{name}{ext}").is_file() for ext in (".mp4", ".gt.json.gz", ".log.jsonl")):
+        world = build("frame", seed=seed, physics=physics, players=("Ann", "Bob"), max_seconds=seconds,
+                      subframe_strike=True, exposure=d.exposure, outfit=d.outfit)
+        write_clip(world, cam, tmp, name, d.style, progress=False, description="tv lens clips")
     with gzip.open(tmp / f"{name}.gt.json.gz", "rt") as fh:
         gt = json.load(fh)
     out: dict[str, Any] = {"kind": kind, "seed": seed, "hfov_deg": d.about["hfov_deg"],
@@ -101,7 +105,7 @@ def run_clip(kind: str, seed: int, band: tuple[float, float] | None, seconds: fl
     try:
         res = process_video(tmp / f"{name}.mp4", tmp / f"{name}_out", players=("Ann", "Bob"),
                             progress=False, **operator_inputs(tmp / f"{name}.log.jsonl"))
-        out["score"] = score_clip(gt, res, world.fps)
+        out["score"] = score_clip(gt, res, gt["summary"]["fps"])
         cal = Calibration.load(tmp / f"{name}_out" / "calibration.json")
         out["cal_mm"] = round(grid_error_mm(cal, cam), 1)
         out["reported_mm"] = cal.accuracy.get("holdout_median_mm")
@@ -172,6 +176,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-faults", action="store_true",
                     help="no cast shadows and none of the real faults (the draw before they were added)")
     ap.add_argument("--write-doc", action="store_true", help="write the section of docs/ACCURACY.md")
+    ap.add_argument("--clips", type=Path, default=None,
+                    help="keep the rendered clips in this folder and reuse those already there")
     ap.add_argument("--json", type=Path, default=None, help="write every clip's figures here")
     a = ap.parse_args(argv)
     from tracker.synth.physics import Physics
@@ -191,7 +197,8 @@ def main(argv: list[str] | None = None) -> int:
         for name, kind, band in plan + ([("overhead", "overhead", None)] if n_over else []):
             n = n_over if kind == "overhead" else a.per_band
             for seed in range(a.first_seed, a.first_seed + n):
-                r = run_clip(kind, seed, band, a.seconds, size, physics, Path(tmp), not a.no_faults)
+                where = a.clips / (name + ("" if not a.no_faults else "-nofaults")) if a.clips else Path(tmp)
+                r = run_clip(kind, seed, band, a.seconds, size, physics, where, not a.no_faults)
                 rows.setdefault(name, []).append(r)
                 print(json.dumps({"band": name, **{k: v for k, v in r.items() if k != "score"},
                                   **{k: v for k, v in totals([r["score"]]).items() if k != "clips"}}),

@@ -19,6 +19,12 @@ import numpy as np
 from calibration.table import TableGeometry
 from tracker import balls as B
 from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
+from tracker.perception.sightings import (
+    contacts_by_paths,
+    lost_near_pockets,
+    unseen_contact_note,
+    unseen_first_contact,
+)
 from tracker.perception.stroke import (
     Stroke,
     StrokeParams,
@@ -385,8 +391,12 @@ class StrokeDetector:
         t_prev = st.t - 1.0 / self.fps
         best: tuple[float, str, float] | None = None
         nearest: tuple[float, str, float] | None = None  # (closest approach mm, ball, t)
+        # a ball that has left the table (potted, off) hits nothing more: its track's last
+        # place, by a pocket, is no path
+        gone = {e.ball for e in s.events if e.type in (EventType.POT, EventType.OFF_TABLE)
+                and e.t < t_prev - 1.0 / self.fps}
         for other in [B.WHITE, *s.started]:
-            if other == ball:
+            if other == ball or other in gone:
                 continue
             # when did the other ball's path come within 2R of this ball's rest position?
             t_c = s.crossing(other, rest, two_r, t_prev - 1.0 / self.fps, st.t, self.fps,
@@ -419,8 +429,7 @@ class StrokeDetector:
             t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
             s.events.append(Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, ball),
                                   confidence=self.params.unseen_contact_confidence))
-            s.review.append(f"the cue ball was out of view: {the_ball(ball)}, the first ball to "
-                            f"move ({t_c:.2f} s), is taken as the ball it hit first; check")
+            s.review.append(unseen_contact_note(ball, t_c))
             return
         if best is None:
             # moved with nothing near it: a disturbance or an undetected contact (decided when
@@ -516,7 +525,9 @@ class StrokeDetector:
     def _finish(self, st: TableState) -> Shot:
         s = self.stroke
         assert s is not None
+        contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
         s.untouched(st, self.params.stayed_mm)
+        unseen_first_contact(s, self.fps, self.params)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
@@ -546,6 +557,7 @@ class StrokeDetector:
                             f"({(contacts[1].t - contacts[0].t) * 1000:.0f} ms apart): check "
                             "which it hit first")
         events.append(Event(EventType.AT_REST, round(st.t, 4)))
+        s.review.extend(lost_near_pockets(s, st, self.table, self.params.lost_near_pocket_mm))
         before = {b: p for b, p in s.before.items()}
         s.review.extend(self.touching_doubts(before))
         after = dict(st.pos)

@@ -1,12 +1,17 @@
 """Where a ball's path leads on the table (for the tracker, :mod:`tracker.perception.track`):
-the pocket nearest a straight path, the cushion face a ball meets first. Positions in table
-mm."""
+the pocket nearest a straight path, the cushion face a ball meets first, whether a ball that
+vanished reaches a pocket's mouth at its speed. Positions in table mm."""
 
 from __future__ import annotations
+
+from typing import TYPE_CHECKING
 
 import numpy as np
 
 from calibration.table import TableGeometry
+
+if TYPE_CHECKING:
+    from tracker.perception.trackstate import TrackerConfig
 
 
 def pocket_on_path(pocket_xy: dict[str, np.ndarray], a: np.ndarray,
@@ -47,3 +52,17 @@ def cushion_ahead(t: TableGeometry, pocket_xy: dict[str, np.ndarray], p: np.ndar
     if min(np.linalg.norm(at - c) for c in pocket_xy.values()) < 2.0 * t.corner_mouth:
         return None
     return t.cushion_label(best[0], float(at[1])), best[1]
+
+
+def reaches_mouth(t: TableGeometry, pocket_xy: dict[str, np.ndarray], pocket: str, p: np.ndarray,
+                  v: np.ndarray, mm_per_px: float, cfg: TrackerConfig) -> bool:
+    """Whether a moving ball that just vanished, last seen at ``p`` (mm) moving at ``v``
+    (mm/s), reaches ``pocket``'s mouth (its centre within half the mouth and a radius of the
+    mouth's centre, ``pocket_xy``) within :attr:`TrackerConfig.pot_reach_s`, give or take the
+    position error there (``pot_reach_slack_mm``, or ``pot_reach_slack_px`` pixels of
+    ``mm_per_px`` mm): only then can it have dropped unseen. A slow ball that vanishes short
+    of the mouth went out of the detector's sight on the bed."""
+    capture = t.pockets[pocket].mouth_width / 2.0 + t.ball_radius
+    short = float(np.linalg.norm(pocket_xy[pocket] - p)) - capture
+    slack = max(cfg.pot_reach_slack_mm, cfg.pot_reach_slack_px * mm_per_px)
+    return short <= float(np.linalg.norm(v)) * cfg.pot_reach_s + slack

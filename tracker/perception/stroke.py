@@ -116,6 +116,21 @@ class StrokeParams:
     #: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
     #: e64125c), mm.
     stayed_mm: float = 2.5
+    #: A ball that left rest with no tracked path near it is taken as hit by the cue ball (or a
+    #: ball moving before it) whose sightings, joined by straight lines across the pictures it
+    #: was missed in, passed within 2R plus ``contact_slack_mm`` of where it stood in this time
+    #: before it moved: a fast cue ball lost in its blur for a few pictures (4 m/s is 160 mm a
+    #: picture) has a track that stands still and jumps (overhead seed 1 of
+    #: bench/tv_lens_clips.py, stroke 3: "no contact" called), s
+    #: (:func:`tracker.perception.sightings.path_contact`).
+    path_contact_unseen_s: float = 0.4
+    #: How sure such a contact is (its moment is inferred across unseen pictures).
+    path_contact_confidence: float = 0.9
+    #: A ball that moved in the stroke and is still out of sight at its end, last seen this
+    #: close to a pocket's mouth, is noted for review (not called potted: it vanished short of
+    #: the mouth at its speed, :attr:`tracker.perception.trackstate.TrackerConfig.pot_reach_s`),
+    #: mm.
+    lost_near_pocket_mm: float = 200.0
     #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
     unseen_strike_confidence: float = 0.7
     unseen_contact_confidence: float = 0.5
@@ -161,11 +176,16 @@ class Stroke:
     white_seen: bool = True
     #: the review note said of a contact inferred from a near pass, by contact
     contact_notes: list[tuple[Event, str]] = field(default_factory=list)
+    #: per ball, its (time s, (x, y) mm) in the pictures it was seen in (not the tracker's
+    #: held or guessed places while unseen: :mod:`tracker.perception.sightings`)
+    sighted: dict[str, list[tuple[float, tuple[float, float]]]] = field(default_factory=dict)
 
     def record(self, st: TableState) -> None:
         """Add the frame ``st``'s positions to the tracks."""
         for b, p in st.pos.items():
             self.track.setdefault(b, []).append((st.t, p))
+            if b in st.visible:
+                self.sighted.setdefault(b, []).append((st.t, p))
 
     def position_at(self, ball: str, t: float) -> np.ndarray | None:
         """Where ``ball`` was at ``t`` (s) on its track (mm, interpolated; None: no track)."""

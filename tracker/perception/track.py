@@ -5,8 +5,9 @@ Behaviour knobs (mm, s) are in :class:`TrackerConfig`, each documented as behavi
 and the white are unique, so each is matched to the best detection of its class near where it
 should be; the reds are matched together (Hungarian assignment on distance). A ball at rest
 does not move unless something touches it: its position is the running mean of its rest
-observations, and a far detection cannot drag it. A ball that vanishes while moving near a
-pocket has been potted (with that pocket); one that vanishes elsewhere is hidden (a player, a
+observations, and a far detection cannot drag it. A ball that vanishes while moving into a
+pocket's mouth (reaching it at its speed within a few pictures) has been potted (with that
+pocket); one that vanishes short of it or elsewhere is hidden (a player, a
 hand) and keeps its last position; one hidden at rest (a player addressing it) that is seen
 moving on out of hiding was struck there, and is followed at once. A ball struck so hard that
 the camera never sees it move (it vanishes the frame a moving ball reaches it, a blur too faint
@@ -27,7 +28,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
-from tracker.perception.paths import cushion_ahead, pocket_on_path
+from tracker.perception.paths import cushion_ahead, pocket_on_path, reaches_mouth
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
@@ -434,6 +435,8 @@ class Tracker:
                 s.rest_sum, s.rest_n = p.copy(), 1
         s.seen = True
         s.emerge = None
+        if len(f.det.mm_per_px):
+            s.mm_per_px = float(f.det.mm_per_px[f.assigned[ball]])
         s.last_frame = f.frame
         s.uncertainty = 1.0
         s.trail = [*s.trail[-2:], p.copy()]
@@ -455,7 +458,7 @@ class Tracker:
         elif s.held is not None:
             # a small jump with no ball near: the picture re-measured, or a movement?
             first = s.held[0]
-            verdict = follow_hold(s, p, f.frame, jitter, self.cfg)
+            verdict = follow_hold(ball, s, p, f, jitter, self.cfg)
             if verdict == BACK:
                 self._rests(s, p)
             elif verdict == MOVES:
@@ -535,6 +538,7 @@ class Tracker:
             s.potted_pocket, s.potted_t = OFF_TABLE, s.last_frame / self.fps + dt / 2
             s.vanished, s.off_cushion = True, leaving
         elif (s.moving and dist < cfg.pot_distance_mm and s.potted_pocket is None
+              and reaches_mouth(self.table, self.pocket_xy, pocket, s.pos, s.vel, s.mm_per_px, cfg)
               and self._path_into(s, pocket, f.frame)):
             # vanished near a pocket while moving: a pot, once it stays gone
             s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2

@@ -82,6 +82,15 @@ class TrackerConfig:
             late at most).
         remeasure_clear_mm: ... a ball moving this close (now or on its last frames' path) may
             have struck it: then it moves at once (a hard-struck ball covers ~280 mm a frame).
+        pot_reach_s: a moving ball that vanishes near a pocket is potted only if, at its last
+            speed, it reaches the pocket's mouth (its centre within half the mouth and a radius
+            of the mouth's centre) within this time: a slow ball that vanishes short of the
+            mouth (missed by the detector at the far end, beside dark fittings) would have been
+            seen for many more pictures before dropping; it is hidden, not potted.
+        pot_reach_slack_mm: ... the distance it may be short of that by anyway (the position
+            error of a ball seen in the jaws), or ``pot_reach_slack_px`` pixels where the view
+            is coarser.
+        pot_reach_slack_px: ... in pixels of the picture at the ball's last sighting.
     """
 
     rest_speed_mm_s: float = 40.0
@@ -107,6 +116,9 @@ class TrackerConfig:
     remeasure_radii: float = 1.0
     remeasure_frames: int = 2
     remeasure_clear_mm: float = 500.0
+    pot_reach_s: float = 0.12
+    pot_reach_slack_mm: float = 20.0
+    pot_reach_slack_px: float = 3.0
 
 
 @dataclass
@@ -141,6 +153,8 @@ class Slot:
     #: no ball moving near it, while the next pictures tell a re-measure from a movement (see
     #: ``TrackerConfig.remeasure_radii``)
     held: tuple[int, np.ndarray, int] | None = None
+    #: table mm per picture pixel where it was last seen (0: not known)
+    mm_per_px: float = 0.0
 
 
 @dataclass

@@ -4,7 +4,8 @@
 the referee said: it feeds each record (frame start, operator input, stroke) to the rules,
 hands the record and its calls to the listeners and says the calls (``on_call``). Around a
 stroke's record it applies the inputs due before it, merges what was said about it
-(:class:`Judgement`), drops what the referee's state contradicts (:func:`sanitize`), and says
+(:class:`Judgement`), drops what the referee's state or the record itself contradicts
+(:func:`sanitize`, :func:`consistent_events`), and says
 the call early while every ball rests (:meth:`Referee.early_call`). It asks the stroke
 detector only through its public methods.
 """
@@ -30,8 +31,17 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
+from tracker.pipeline.table_state import follow_the_table, unseen_colours
 from tracker.records.parse import record_to_dict
-from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
+from tracker.records.shot import (
+    Event,
+    EventType,
+    FrameStart,
+    InputKind,
+    OperatorInput,
+    Record,
+    Shot,
+)
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
@@ -81,8 +91,36 @@ def sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
                          "table (potted): ignored")
             continue
         events.append(e)
+    events = consistent_events(events, notes)
     return replace(shot, events=tuple(events), positions_before=keep_pos(shot.positions_before),
                    positions_after=keep_pos(shot.positions_after), needs_review=tuple(dict.fromkeys(notes)))
+
+
+def consistent_events(events: list[Event], notes: list[str]) -> list[Event]:
+    """``events`` (in time order) without those the record itself contradicts, each dropped
+    with a review note added to ``notes``: a contact of a ball after it left the table
+    (potted, or off over a cushion), and a ball's second departure. The referee refuses a
+    record with either (:func:`tracker.rules.stroke.check_events`); one such event seen by
+    the camera (a potted ball's last place taken for a ball that hit another later) must not
+    cost the whole stroke its call."""
+    gone: dict[str, Event] = {}
+    kept = []
+    for e in events:
+        met = [b for b in e.balls if b in gone and b != B.GENERIC_RED] if e.type == EventType.CONTACT else []
+        if met:
+            how = "been potted" if gone[met[0]].type == EventType.POT else "left the table"
+            other = balls_words([b for b in e.balls if b != met[0]])
+            notes.append(f"the camera saw {the_ball(met[0])} that had {how} at {gone[met[0]].t:.2f} s "
+                         f"touch {other} at {e.t:.2f} s: that contact is ignored; check")
+            continue
+        if e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.GENERIC_RED:
+            if e.ball in gone:
+                notes.append(f"the camera saw {the_ball(e.ball)} leave the table twice: the second "
+                             f"time ({e.t:.2f} s) is ignored; check")
+                continue
+            gone[e.ball] = e
+        kept.append(e)
+    return kept
 
 
 @dataclass
@@ -223,6 +261,7 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
+        shot = self._follow_the_table(self.match, shot)
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
@@ -284,11 +323,24 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
+        shot = self._follow_the_table(match, shot)
         shot = sanitize(shot, match.state.on_table)
         try:
             return match.feed(shot)
         except RuleError as exc:
             return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
+
+    @staticmethod
+    def _follow_the_table(match: Match, shot: Shot) -> Shot:
+        """The referee's reds made to follow the camera's record at the strike, and the colours
+        the camera does not see (not just re-spotted) taken as where the referee had them
+        (:mod:`tracker.pipeline.table_state`), each with a review note on ``shot``."""
+        match.state, notes = follow_the_table(match.state, shot.positions_before)
+        spots = match.rules.spots() if hasattr(match.rules, "spots") else {}
+        before, more = unseen_colours(match.state, shot.positions_before, spots)
+        if not notes and not more:
+            return shot
+        return replace(shot, positions_before=before, needs_review=(*shot.needs_review, *notes, *more))
 
     def _call(self, shot: Shot) -> list[dict[str, Any]]:
         try:

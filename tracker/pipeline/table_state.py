@@ -1,0 +1,70 @@
+"""The referee's reds follow the table the camera sees (issue 31: one wrong call must not make
+every later call wrong).
+
+The referee's state (:class:`tracker.rules.state.FrameState`) learns which balls left the
+table only from the stroke records. When one of them was lost (a record refused, a pot dropped
+as inconsistent) or wrong, the state and the table part: a red the referee still has on the
+table that the camera saw potted, or a red the referee has potted that the camera sees standing
+at the strike. Reds are never put back by the referee, so the camera's record at the next
+strike says which reds are on the table: the state follows it, and the stroke's record says so
+for review (:func:`follow_the_table`). Colours are re-spotted (the rules decide where, and call
+it a foul when one just re-spotted is missing), and the ball-on sequence of the colours is the
+referee's: neither is changed here; but a colour the camera does not see that was not just
+re-spotted is taken as where the referee last had it, with a note (:func:`unseen_colours`),
+not called "struck before it was re-spotted".
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from tracker import balls as B
+from tracker.rules.state import FrameState, Phase
+from tracker.words import balls_words
+
+
+def unseen_colours(state: FrameState, positions: dict | None,
+                   spots: Mapping[str, tuple[float, float]]) -> tuple[dict | None, list[str]]:
+    """``positions`` (the camera's record at the strike, ball id -> mm) with the colours the
+    referee has on the table that the camera does not see there, and that the referee did
+    not just put back (``state.last_respots``: those, missing, were not re-spotted, a foul),
+    at the referee's last place for them or their spot (``spots``); and a review note. A
+    colour the camera never found (under the player, beside dark fittings at the far end) is
+    no colour "struck before it was re-spotted": the referee called that at every stroke of a
+    clip whose green the camera missed from the start (issue 31, TV clips under 45 degrees)."""
+    if positions is None:
+        return positions, []
+    missing = [c for c in B.COLOURS if c in state.on_table and c not in positions
+               and c not in state.last_respots and c in spots]
+    if not missing:
+        return positions, []
+    known = state.positions or {}
+    filled = dict(positions) | {c: tuple(known.get(c, spots[c])) for c in missing}
+    return filled, [f"the camera does not see {balls_words(missing)}: taken as where the referee "
+                    "last had it; check"]
+
+
+def follow_the_table(state: FrameState, positions: dict | None) -> tuple[FrameState, list[str]]:
+    """``state`` with its reds on the table those of ``positions`` (ball id -> mm: the
+    camera's record at the strike), and the review notes saying what changed; ``state``
+    itself (no notes) when they agree, when positions are not known, when the reds are done
+    (the colours in sequence), or when no red would be left (the end of the reds is the
+    rules' to call); snooker's reds only (ids ``red_NN``)."""
+    if (positions is None or state.phase not in (Phase.RED, Phase.COLOUR_CHOICE)
+            or not state.ruleset.startswith("snooker")):
+        return state, []
+    referee = {b for b in state.on_table if b.startswith("red_")}
+    camera = {b for b in positions if b.startswith("red_")}
+    back, gone = sorted(camera - referee), sorted(referee - camera)
+    if not (back or gone) or not camera or not referee:
+        return state, []
+    notes = []
+    if gone:
+        notes.append(f"the camera does not see {balls_words(gone)} that the referee still had on "
+                     "the table (its pot was not called): taken as off the table; check the "
+                     "earlier call")
+    if back:
+        notes.append(f"the camera sees {balls_words(back)} on the table that the referee had "
+                     "potted: taken as on the table; check the earlier call")
+    return replace(state, on_table=(state.on_table - set(gone)) | set(back)), notes
