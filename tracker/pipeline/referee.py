@@ -30,6 +30,7 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
+from tracker.pipeline.table_check import follow_table
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
@@ -223,6 +224,9 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
+        self.match.state, followed = follow_table(self.match.state, shot)
+        if followed:
+            shot = replace(shot, needs_review=(*shot.needs_review, *followed))
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
@@ -284,6 +288,7 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
+        match.state, _ = follow_table(match.state, shot)
         shot = sanitize(shot, match.state.on_table)
         try:
             return match.feed(shot)
