@@ -94,3 +94,20 @@ def test_a_ball_potted_alone_keeps_the_name_it_had_at_rest():
                     Event(EventType.CONTACT, 0.42, ("white", "15")),
                     Event(EventType.POT, 4.3, ("15",), pocket="baulk_left")))
     assert tr.named_pots(shot) == shot
+
+
+def test_a_ball_potted_after_three_tracks_went_round_takes_the_name_left_for_it():
+    """The break's crowd: the 5 went down under the 9's name, the 9 was followed as the 4 and
+    the 4 as the 5 (three tracks round, nine-ball overhead seed 3). Named again at rest, each
+    ball left on the table has its own name and the potted track the 5's: the pot is the 5
+    (not the 4, the name the 9 had when the 5 went down)."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls())
+    tr.seed({"white": CUE, "4": (300.0, 1500.0), "5": (500.0, 1500.0), "9": (700.0, 1500.0)})
+    slot = {n: tr.slots_ids[tr.numbers.index(n)] for n in ("4", "5", "9")}
+    tr.inner.slots[slot["5"]].on_table = False
+    then = dict(tr.names) | {slot["5"]: "9", slot["9"]: "4", slot["4"]: "5"}
+    tr.gone_as = {slot["5"]: ("9", then)}
+    tr.crossed = set(slot.values())
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.POT, 1.2, ("9",), pocket="top_left")))
+    assert [e.balls for e in tr.named_pots(shot).events] == [("white",), ("5",)]

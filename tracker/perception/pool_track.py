@@ -181,7 +181,10 @@ class PoolTracker:
         can cross over in a crowd (the break), so the track that went down carried the other
         ball's name while moving; once the balls left rest, the one-to-one naming by their
         votes (:meth:`_name`) gives the name back to the ball still on the table: the potted
-        one then takes the name that ball's track had when it went down. Only a ball whose
+        one then takes the name left over for its track by that naming when a ball in play
+        had that name when it went down (the tracks of three balls may have gone round: the 5
+        potted under the 9's name, the 9 followed as the 4, the 4 as the 5, in nine-ball
+        overhead seed 3's break), else the name the ball left had then. Only a ball whose
         track may have crossed another's during the stroke (:attr:`crossed`) is named again:
         one that went down alone was the ball it was named at rest (from the side on red cloth
         the 11 left on the table read as the 15 after the 15 was potted alone, and took the
@@ -193,7 +196,10 @@ class PoolTracker:
             holder = next((s for s, n in self.names.items() if n == was and s != slot), None)
             if (holder is not None and holder not in self.gone_as
                     and self.inner.slots[holder].on_table and then[holder] != was):
-                rename[was] = then[holder]
+                left = self.names[slot]  # the name the naming at rest left for its track
+                played = any(n == left and self.inner.slots[s].pos is not None
+                             for s, n in then.items())
+                rename[was] = left if played and left != was else then[holder]
         self.gone_as, self.crossed = {}, set()
         if not rename:
             return shot
