@@ -14,7 +14,7 @@ from tracker import balls as B
 from tracker.perception.cushions import CUSHION_ERROR_PX
 from tracker.perception.track import TableState
 from tracker.records.shot import Event, EventType
-from tracker.words import balls_words, the_ball
+from tracker.words import balls_words, not_hit_note, the_ball
 
 
 @dataclass(frozen=True)
@@ -296,9 +296,7 @@ class Stroke:
                         s.review.remove(note)
         if first is not None and all(e is not first for e in s.events):
             ball = first.balls[1]
-            s.review.append(f"{the_ball(ball)} seemed to move as {the_ball(first.balls[0])} passed "
-                            f"it at {first.t:.2f} s, but stands where it stood: not taken as hit; "
-                            "check which ball the cue ball hit first")
+            s.review.append(not_hit_note(ball, first.balls[0], first.t))
 
 
 def after_first_contact(events: list[Event]) -> list[Event]:

@@ -225,12 +225,12 @@ class Referee:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
         self.match.state, followed = follow_table(self.match.state, shot)
-        if followed:
-            shot = replace(shot, needs_review=(*shot.needs_review, *followed))
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
-        calls = self._call(shot)
+        calls = [{**c, "needs_review": [*c["needs_review"], *followed]}
+                 if followed and isinstance(c.get("needs_review"), list) else c
+                 for c in self._call(shot)]
         self.result.shots.append(shot)
         self._emit(shot, calls)
         fixes = self._corrections_due(shot.shot)
