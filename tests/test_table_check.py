@@ -37,7 +37,7 @@ def test_a_ball_called_potted_but_seen_on_the_table_is_put_back():
     st = replace(st, on_table=st.on_table - {"7"})
     seen = {"white": (600.0, 400.0), "7": (300.0, 900.0), "12": (700.0, 1500.0)}
     after, notes = follow_table(st, pshot(2, nomination="12", before=seen))
-    assert "7" in after.on_table and any("the 7" in n for n in notes)
+    assert "7" in after.on_table and any("the 7 on the table" in n for n in notes)
     _, dec = None, rules.decide(after, pshot(2, first="7", nomination="12", before=seen))
     assert dec[0].fouls  # the 7 is a ball on the table again: hit first, a foul (not refused)
 
@@ -68,3 +68,26 @@ def test_the_referee_follows_the_called_ball_before_calling_the_stroke():
     call = next(c for c in calls if c.get("shot") == 4)
     assert not call["foul"] and call["next_striker"] == "A"
     assert any("A calls the 6" in n for n in call["needs_review"])
+
+
+def test_a_pot_seen_back_on_the_table_calls_the_last_stroke_again():
+    """Nine-ball: A's break is read as potting the 5 (a ball lost in the crowd), so A would
+    play on. At the next stroke's start the camera sees the 5 at rest on the table: the break
+    is called again without the pot (B to play, a correction marked on the call), and the
+    next stroke is B's."""
+    from calibration.table import TableGeometry
+    from tracker.perception.events import StrokeDetector
+    from tracker.pipeline.referee import Referee
+    from tracker.records.shot import FrameStart
+
+    ref = Referee(StrokeDetector(TableGeometry.pool(8), 25.0), players=("A", "B"))
+    ref._feed(FrameStart(1, ("A", "B"), breaker="A", ruleset="nine-ball"))
+    ref._referee(pshot(1, first="1", pots=["5"], rails=["1", "2", "3", "4"]))
+    assert ref.match.state.player == "A"
+    seen = {"white": (600.0, 500.0), "1": (700.0, 1500.0), "5": (300.0, 900.0)}
+    _, calls = ref._referee(pshot(2, first="1", rails=["1"], before=seen))
+    first = next(c for c in ref.result.decisions if c.get("shot") == 1)
+    assert first["potted"] == [] and first["next_striker"] == "B"
+    assert "the 5 still on the table" in first["correction"]["change"]
+    second = next(c for c in calls if c.get("shot") == 2)
+    assert second["striker"] == "B" and not second["foul"]

@@ -30,9 +30,9 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
-from tracker.pipeline.table_check import follow_table
+from tracker.pipeline.table_check import follow_table, unpotted
 from tracker.records.parse import record_to_dict
-from tracker.records.shot import FrameStart, InputKind, OperatorInput, Record, Shot
+from tracker.records.shot import EventType, FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
 from tracker.rules.match import Match
 from tracker.rules.snooker import RuleError
@@ -224,6 +224,7 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
+        outs += self._recall_unpotted(shot)
         self.match.state, followed = follow_table(self.match.state, shot)
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
@@ -235,6 +236,23 @@ class Referee:
         self._emit(shot, calls)
         fixes = self._corrections_due(shot.shot)
         return shot, outs + calls + fixes + self._inputs_due(shot.shot + 1)
+
+    def _recall_unpotted(self, shot: Shot) -> list[dict[str, Any]]:
+        """Balls the last stroke's call potted, seen at rest on the table at the start of
+        ``shot``: the last stroke called again without those pots
+        (:func:`tracker.pipeline.table_check.unpotted`), while it may still be corrected (no
+        input since). Returns the new calls."""
+        if self._why_not_corrected():
+            return []
+        last = self.result.shots[-1]
+        fixed = unpotted(last, shot, self.match.state)
+        if fixed is None:
+            return []
+        self._corrected.append(last)
+        gone = sorted({e.ball for e in last.events if e.type == EventType.POT}
+                      - {e.ball for e in fixed.events if e.type == EventType.POT}, key=str)
+        return self._call_again(fixed, last, taken_back=False,
+                                change=f"pot taken back: {balls_words(gone)} still on the table")[2]
 
     def early_call(self, st: TableState) -> None:
         """Say the stroke's call as soon as every ball has rested :data:`EARLY_CALL_S`: the
@@ -332,12 +350,13 @@ class Referee:
             return "the last stroke's call can no longer be corrected: an input was made after it"
         return ""
 
-    def _call_again(self, shot: Shot, before: Shot, taken_back: bool
+    def _call_again(self, shot: Shot, before: Shot, taken_back: bool, change: str | None = None
                     ) -> tuple[bool, str, list[dict[str, Any]]]:
         """Call the last stroke again as ``shot`` from the referee before it; the new calls
-        replace the old ones in :attr:`result` and reach the listeners (``on_amend``)."""
+        replace the old ones in :attr:`result` and reach the listeners (``on_amend``).
+        ``change``: what changed, in words (default: read from the two records)."""
         old = record_to_dict(before)
-        change = describe_change(old, record_to_dict(shot))
+        change = change or describe_change(old, record_to_dict(shot))
         if taken_back:
             change = "correction taken back: " + change
         number = 1 + max((int(d["correction"]["number"]) for d in self.result.decisions

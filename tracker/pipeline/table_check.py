@@ -7,7 +7,8 @@ thing and the table plainly another, the state follows the table, with a note fo
 
 - a ball the referee has off the table (called potted) that the camera sees at rest on it at
   the stroke's start is put back on the table (it was not potted, or was potted under another
-  ball's name);
+  ball's name); when the last stroke's call potted it, that stroke is called again without
+  the pot (:func:`unpotted`; the referee's correction, as an operator's would be);
 - eight-ball, groups chosen: the ball the shooter calls belongs to the other player's group
   (a player calls his own group's balls, 002 3.6): that player is at the table.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from tracker import balls as B
-from tracker.records.shot import Shot
+from tracker.records.shot import EventType, Shot
 from tracker.rules.pool_types import PoolState, group_of
 from tracker.rules.state import FrameState
 from tracker.words import balls_words
@@ -53,14 +54,43 @@ def follow_table(st: FrameState | None, shot: Shot,
     return st, notes
 
 
+def unpotted(last: Shot, shot: Shot, st: FrameState | None,
+             params: TableCheckParams = TableCheckParams()) -> Shot | None:
+    """The last stroke's record ``last`` without its pots of balls that the camera sees at
+    rest on the table at the start of the next stroke ``shot`` (the state ``st`` has them off
+    the table since ``last`` was called): to be called again, so that the striker and the
+    balls on follow too. None when no such pot (or not a pool rack)."""
+    if (not params.balls_back or st is None or not isinstance(st.game, PoolState)
+            or st.frame_over):
+        return None
+    back = _seen(shot) - set(st.on_table)
+    wrong = {e.ball for e in last.events if e.type == EventType.POT} & back
+    if not wrong:
+        return None
+    note = (f"{balls_words(sorted(wrong, key=int))} on the table at the next stroke's start "
+            "(seen there, or called by the shooter): not potted; the stroke called again "
+            "without that pot; check")
+    return replace(last, events=tuple(e for e in last.events
+                                      if not (e.type == EventType.POT and e.ball in wrong)),
+                   needs_review=(*last.needs_review, note))
+
+
+def _seen(shot: Shot) -> set[str]:
+    """The object balls on the table at the start of ``shot``: seen at rest there, and the
+    ball its shooter calls (no one calls a ball that was potted)."""
+    seen = {b for b in (shot.positions_before or {}) if b != B.WHITE and b.isdigit()}
+    called = (shot.nomination or "").split("@")[0].strip()
+    return seen | ({called} if called.isdigit() else set())
+
+
 def _balls_back(st: FrameState, shot: Shot, notes: list[str]) -> FrameState:
     """Object balls seen at rest at the stroke's start that the referee has off the table."""
-    seen = {b for b in (shot.positions_before or {}) if b != B.WHITE and b.isdigit()}
-    back = seen - set(st.on_table)
+    back = _seen(shot) - set(st.on_table)
     if not back:
         return st
-    notes.append(f"the camera sees {balls_words(sorted(back, key=int))} on the table, called "
-                 "potted before: the referee's table follows the camera; check the earlier call")
+    notes.append(f"{balls_words(sorted(back, key=int))} on the table (seen there, or called "
+                 "by the shooter), called potted before: the referee's table follows; check "
+                 "the earlier call")
     return replace(st, on_table=frozenset(st.on_table | back))
 
 
