@@ -111,3 +111,26 @@ def test_a_ball_potted_after_three_tracks_went_round_takes_the_name_left_for_it(
     shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
                     Event(EventType.POT, 1.2, ("9",), pocket="top_left")))
     assert [e.balls for e in tr.named_pots(shot).events] == [("white",), ("5",)]
+
+
+def test_a_moving_cue_ball_lost_for_a_moment_is_not_handed_to_a_whitish_ball_far_away():
+    """Eight-ball side seed 4: the cue ball rolls up the table (read 0.9 the cue ball); for
+    two pictures it is not seen and the 11, at rest 400 mm away, takes the cue-ball claim
+    (read 0.51 the cue ball); then the cue ball is seen again where it was heading, classed
+    an object ball but read 0.85 the cue ball. The cue ball's track stays on it."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls())
+    eleven = ((180.0, 2300.0), (90.0, 100.0), {"cue": 0.51, "11": 0.2})
+    p, st = np.array([400.0, 1000.0]), None
+    for k in range(40):
+        if k >= 10:
+            p = p + np.array([0.0, 30.0])
+        cue = (tuple(p), (200.0, 300.0 - k), {"cue": 0.9})
+        if 25 <= k < 27:
+            balls = [eleven]  # the cue ball unseen; the 11 claims it
+        elif k >= 27:
+            balls = [eleven, cue]  # the 11 still claims; the cue ball back as an object ball
+        else:
+            balls = [cue, (eleven[0], eleven[1], {"11": 0.9})]
+        st = tr.update(k, tr.settle_cue(_frame(balls)))  # as the run settles each frame
+    assert np.linalg.norm(np.subtract(st.pos["white"], p)) < 40.0
+    assert np.linalg.norm(np.subtract(st.pos["white"], eleven[0])) > 300.0

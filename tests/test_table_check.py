@@ -91,3 +91,22 @@ def test_a_pot_seen_back_on_the_table_calls_the_last_stroke_again():
     assert "the 5 still on the table" in first["correction"]["change"]
     second = next(c for c in calls if c.get("shot") == 2)
     assert second["striker"] == "B" and not second["foul"]
+
+
+def test_a_contact_named_after_its_ball_was_potted_is_dropped_not_the_record():
+    """Eight-ball side seed 4, stroke 4: the 4 is potted, then another ball's track, which
+    took the 4's name, is seen touching the 13; the rules refuse such a record whole ("met
+    after it left the table"). The contact is dropped with a note and the stroke is called."""
+    from tracker.pipeline.table_check import met_after_gone
+    from tracker.records.shot import Event, EventType
+
+    rules, st = _groups_chosen()
+    shot = pshot(2, first="12", pots=["12"], nomination="12")
+    shot = replace(shot, events=(*shot.events, Event(EventType.CONTACT, 1.5, ("12", "13"))))
+    kept = met_after_gone(shot, st)
+    assert [e.balls for e in kept.events if e.type == EventType.CONTACT] == [("white", "12")]
+    assert any("left the table" in n for n in kept.needs_review)
+    dec, _ = rules.decide(st, kept)
+    assert dec.potted == ("12",) and not dec.fouls
+    rules2, snooker = rack("snooker")
+    assert met_after_gone(shot, snooker) is shot

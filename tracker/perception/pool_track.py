@@ -67,6 +67,15 @@ class PoolTrackParams:
             seed 0, the learned classifier) a ball's reading was right in 98 % of frames when
             unhidden, 89 % when 0.15-0.3 hidden, 67 % at 0.3-0.5 and 53 % beyond (the 11 read as
             the 7 in 266 hidden frames); from overhead no ball hides another.
+        cue_sure, cue_jump_mm: while the cue ball moves, a cue-ball claim more than
+            ``cue_jump_mm`` from where it is heading (one frame on) that reads as the cue ball
+            below ``cue_sure`` is another ball (the game's "one cue ball" gave the claim to the
+            next whitest ball when the cue ball was hidden), and an object-ball detection
+            within ``cue_jump_mm`` of there that reads as the cue ball at least ``cue_sure`` is
+            the cue ball (from the side the moving cue ball, unseen for two pictures, came
+            back read as an object ball, 0.81 the cue ball, while the 11 at rest 360 mm away,
+            0.51, held the claim: the cue ball's track moved to the 11 for the rest of the
+            rack, and a stroke was lost; bench/pool_synth.py eight-ball side seed 4).
     """
 
     match_radii: float = 1.0
@@ -78,6 +87,8 @@ class PoolTrackParams:
     rename_margin: float = 1.0
     hidden_full: float = 0.15
     hidden_none: float = 0.5
+    cue_sure: float = 0.7
+    cue_jump_mm: float = 200.0
 
 
 class PoolTracker:
@@ -151,6 +162,9 @@ class PoolTracker:
             det = det[~fixed]
             claims = np.nonzero(det.cls == white)[0]
         s = self.inner.slots["white"]
+        if s.pos is not None and s.on_table and s.moving and det.identity is not None:
+            det = self._cue_where_heading(det, s.pos + s.vel / self.inner.fps)
+            claims = np.nonzero(det.cls == white)[0]
         if len(claims) < 2 or s.pos is None or not s.on_table:
             return det
         near = claims[int(np.argmin(np.linalg.norm(det.mm[claims] - s.pos, axis=1)))]
@@ -160,6 +174,24 @@ class PoolTracker:
         out.conf = out.conf.copy()
         out.cls[others] = red
         out.conf[others] = out.probs[others, red]
+        return out
+
+    def _cue_where_heading(self, det: BallDetections, ahead: np.ndarray) -> BallDetections:
+        """``det`` with the cue-ball claims of a moving cue ball heading to ``ahead`` (mm)
+        settled by where they are and how surely they read as the cue ball
+        (:attr:`PoolTrackParams.cue_sure`, ``cue_jump_mm``)."""
+        white, red = CLASSES.index("white"), CLASSES.index("red")
+        cue = det.identity[:, LABELS.index("cue")]
+        near = np.linalg.norm(det.mm - ahead, axis=1) <= self.params.cue_jump_mm
+        claims = det.cls == white
+        demote = claims & ~near & (cue < self.params.cue_sure)
+        promote = ~claims & near & (cue >= self.params.cue_sure)
+        if not demote.any() and not promote.any():
+            return det
+        out = det[np.ones(len(det), bool)]
+        out.cls, out.conf = out.cls.copy(), out.conf.copy()
+        out.cls[demote], out.conf[demote] = red, out.probs[demote, red] if len(out.probs) else 1.0
+        out.cls[promote], out.conf[promote] = white, cue[promote]
         return out
 
     def update(self, frame: int, det: BallDetections) -> TableState:

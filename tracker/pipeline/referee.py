@@ -30,7 +30,7 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
-from tracker.pipeline.table_check import follow_table, unpotted
+from tracker.pipeline.table_check import follow_table, met_after_gone, unpotted
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import EventType, FrameStart, InputKind, OperatorInput, Record, Shot
 from tracker.rules.explain import explain
@@ -226,7 +226,7 @@ class Referee:
             self.said_next = Judgement()
         outs += self._recall_unpotted(shot)
         self.match.state, followed = follow_table(self.match.state, shot)
-        shot = sanitize(shot, self.match.state.on_table)
+        shot = sanitize(met_after_gone(shot, self.match.state), self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
         calls = [{**c, "needs_review": [*c["needs_review"], *followed]}
@@ -307,7 +307,7 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
         match.state, _ = follow_table(match.state, shot)
-        shot = sanitize(shot, match.state.on_table)
+        shot = sanitize(met_after_gone(shot, match.state), match.state.on_table)
         try:
             return match.feed(shot)
         except RuleError as exc:

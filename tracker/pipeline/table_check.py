@@ -54,6 +54,29 @@ def follow_table(st: FrameState | None, shot: Shot,
     return st, notes
 
 
+def met_after_gone(shot: Shot, st: FrameState | None) -> Shot:
+    """A pool record ``shot`` without its contacts that name a ball after that ball was potted
+    or left the table in the same stroke (another ball's track that took the gone ball's name:
+    the rules refuse such a record whole), each dropped with a review note; any other record
+    unchanged."""
+    if st is None or not isinstance(st.game, PoolState):
+        return shot
+    gone: set[str] = set()
+    events, notes = [], []
+    for e in sorted(shot.events, key=lambda e: e.t):
+        met = [b for b in e.balls if b in gone] if e.type == EventType.CONTACT else []
+        if met:
+            notes.append(f"{balls_words(e.balls)} seen to touch at {e.t:.2f} s, after "
+                         f"{balls_words(met)} left the table: not taken; check")
+            continue
+        if e.type in (EventType.POT, EventType.OFF_TABLE) and e.ball != B.WHITE:
+            gone.add(e.ball)
+        events.append(e)
+    if not notes:
+        return shot
+    return replace(shot, events=tuple(events), needs_review=(*shot.needs_review, *notes))
+
+
 def unpotted(last: Shot, shot: Shot, st: FrameState | None,
              params: TableCheckParams = TableCheckParams()) -> Shot | None:
     """The last stroke's record ``last`` without its pots of balls that the camera sees at
