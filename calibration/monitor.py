@@ -36,8 +36,13 @@ WORK_WIDTH = 640
 #: A reference outline point is matched when a cloth edge of the frame lies this close, px at
 #: :data:`WORK_WIDTH` (about 2 px at 720p, 3 at 1080p).
 OUTLINE_TOLERANCE_PX = 1.5
-#: A side of the table is in place when at least this share of its outline points match.
+#: A side of the table is in place when at least this share of its outline points match. A
+#: side with no outline points in the signature (its cushion's outer edge outside the
+#: picture: a camera framed tight on the table) is not asked for, so long as at least
+#: :data:`MIN_SIDES_SEEN` sides are (the synthetic pool world's overhead camera on seed 4
+#: put one end's edge off the picture, and every frame of the clip was "lost").
 MIN_SIDE_MATCH = 0.15
+MIN_SIDES_SEEN = 3
 #: The view is the calibrated one when, over the four sides, at least this share of the
 #: outline points match (a player leaning over a cushion, or the referee in front of the
 #: table, hides up to about a third of the outline on the real broadcast clips).
@@ -245,7 +250,10 @@ class ViewSignature:
     def same_view(self, img: np.ndarray) -> tuple[bool, float]:
         """(whether ``img`` shows this view, the share of the outline in place)."""
         share, per_side = self.match(img)
-        whole = share >= MIN_VIEW_MATCH and per_side.min() >= MIN_SIDE_MATCH
+        seen = [s for s in range(4) if np.any(self.side == s)]
+        if len(seen) < MIN_SIDES_SEEN:
+            return False, share  # too few sides in the picture to check (either way below)
+        whole = share >= MIN_VIEW_MATCH and per_side[seen].min() >= MIN_SIDE_MATCH
         hidden = (share >= OCCLUDED_MIN_MATCH
                   and int((per_side >= OCCLUDED_WHOLE_SIDE).sum()) >= OCCLUDED_WHOLE_SIDES)
         return bool(whole or hidden), share

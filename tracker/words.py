@@ -120,3 +120,20 @@ def say(text: str) -> str:
         text = pattern.sub(words, text)
     text = _DIGEST_REF.sub("", text)
     return _IDENTIFIER.sub(lambda m: m.group(0).replace("_", " "), text)
+
+
+#: The review note said when a ball taken as hit by the cue ball first stands where it stood
+#: at the stroke's end (not hit: the cue ball passed it); :func:`is_not_hit_note` finds it.
+NOT_HIT_NOTE = ("{ball} seemed to move as {hitter} passed it at {t:.2f} s, but stands where "
+                "it stood: not taken as hit; check which ball the cue ball hit first")
+
+
+def not_hit_note(ball: str, hitter: str, t: float) -> str:
+    """:data:`NOT_HIT_NOTE` for ``ball`` passed by ``hitter`` at ``t`` s."""
+    return NOT_HIT_NOTE.format(ball=the_ball(ball), hitter=the_ball(hitter), t=t)
+
+
+def is_not_hit_note(note: str) -> bool:
+    """Whether ``note`` is a :data:`NOT_HIT_NOTE`: the camera saw the ball stay put, a
+    judgement from what it saw, not a doubt about what it saw."""
+    return "but stands where it stood: not taken as hit" in note

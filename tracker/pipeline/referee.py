@@ -31,6 +31,7 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
+from tracker.pipeline.table_check import follow_table, unpotted
 from tracker.pipeline.table_state import follow_the_table, unseen_colours
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import (
@@ -91,7 +92,7 @@ def sanitize(shot: Shot, on_table: frozenset[str]) -> Shot:
                          "table (potted): ignored")
             continue
         events.append(e)
-    events = consistent_events(events, notes)
+    events = consistent_events(sorted(events, key=lambda e: e.t), notes)
     return replace(shot, events=tuple(events), positions_before=keep_pos(shot.positions_before),
                    positions_after=keep_pos(shot.positions_after), needs_review=tuple(dict.fromkeys(notes)))
 
@@ -261,15 +262,36 @@ class Referee:
         if self.said_next:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
+        outs += self._recall_unpotted(shot)
+        self.match.state, followed = follow_table(self.match.state, shot)
         shot = self._follow_the_table(self.match, shot)
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
-        calls = self._call(shot)
+        calls = [{**c, "needs_review": [*c["needs_review"], *followed]}
+                 if followed and isinstance(c.get("needs_review"), list) else c
+                 for c in self._call(shot)]
         self.result.shots.append(shot)
         self._emit(shot, calls)
         fixes = self._corrections_due(shot.shot)
         return shot, outs + calls + fixes + self._inputs_due(shot.shot + 1)
+
+    def _recall_unpotted(self, shot: Shot) -> list[dict[str, Any]]:
+        """Balls the last stroke's call potted, seen at rest on the table at the start of
+        ``shot``: the last stroke called again without those pots
+        (:func:`tracker.pipeline.table_check.unpotted`), while it may still be corrected (no
+        input since). Returns the new calls."""
+        if self._why_not_corrected():
+            return []
+        last = self.result.shots[-1]
+        fixed = unpotted(last, shot, self.match.state)
+        if fixed is None:
+            return []
+        self._corrected.append(last)
+        gone = sorted({e.ball for e in last.events if e.type == EventType.POT}
+                      - {e.ball for e in fixed.events if e.type == EventType.POT}, key=str)
+        return self._call_again(fixed, last, taken_back=False,
+                                change=f"pot taken back: {balls_words(gone)} still on the table")[2]
 
     def early_call(self, st: TableState) -> None:
         """Say the stroke's call as soon as every ball has rested :data:`EARLY_CALL_S`: the
@@ -323,6 +345,7 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
+        match.state, _ = follow_table(match.state, shot)
         shot = self._follow_the_table(match, shot)
         shot = sanitize(shot, match.state.on_table)
         try:
@@ -379,12 +402,13 @@ class Referee:
             return "the last stroke's call can no longer be corrected: an input was made after it"
         return ""
 
-    def _call_again(self, shot: Shot, before: Shot, taken_back: bool
+    def _call_again(self, shot: Shot, before: Shot, taken_back: bool, change: str | None = None
                     ) -> tuple[bool, str, list[dict[str, Any]]]:
         """Call the last stroke again as ``shot`` from the referee before it; the new calls
-        replace the old ones in :attr:`result` and reach the listeners (``on_amend``)."""
+        replace the old ones in :attr:`result` and reach the listeners (``on_amend``).
+        ``change``: what changed, in words (default: read from the two records)."""
         old = record_to_dict(before)
-        change = describe_change(old, record_to_dict(shot))
+        change = change or describe_change(old, record_to_dict(shot))
         if taken_back:
             change = "correction taken back: " + change
         number = 1 + max((int(d["correction"]["number"]) for d in self.result.decisions

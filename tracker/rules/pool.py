@@ -38,6 +38,7 @@ from tracker.rules.pool_types import (
 )
 from tracker.rules.state import Decision, Foul, FrameState, Phase, Position
 from tracker.rules.stroke import check_events, check_positions, read_stroke, record_warnings
+from tracker.words import is_not_hit_note
 
 WHITE = "white"
 
@@ -353,7 +354,9 @@ class PoolRules(PoolInputRules):
         if WHITE in s.pre and WHITE in after and \
                 math.dist(s.pre[WHITE], after[WHITE]) < 2.0 * self.table.ball_diameter:
             return "the cue ball hardly moved (perhaps no stroke: a hand or a cue over it)"
-        if s.shot.needs_review:
+        if any(not is_not_hit_note(n) for n in s.shot.needs_review):
+            # (a ball seen standing where it stood as the cue ball passed it is no doubt: the
+            # camera saw it was not hit)
             return "the camera has doubts about this stroke's record"
         return None
 
