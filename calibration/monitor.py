@@ -120,12 +120,17 @@ class ViewStatus:
         calibration: the new calibration (``recalibrated`` only; None otherwise), carried with
             the verdict so that a monitor working ahead of the pipeline on its own thread
             hands over the calibration of this frame, not a later one.
+        same_picture: (``recalibrated`` only) the new calibration is a better fit of the view
+            already in force (:meth:`ViewMonitor._better_view`): the camera did not move, so
+            each ball still stands where it was in the picture and is only read again through
+            the new calibration (:func:`reread_ball`); False: another view.
     """
 
     frame: int
     state: str
     alignment: float
     calibration: Calibration | None = field(default=None, repr=False, compare=False)
+    same_picture: bool = False
 
     @property
     def refereed(self) -> bool:
@@ -316,6 +321,17 @@ def same_end(old: Calibration, new: Calibration) -> Calibration:
     return replace(new, camera=turned, orientation=old.orientation)
 
 
+def reread_ball(old: Calibration, new: Calibration, mm: np.ndarray) -> np.ndarray:
+    """Ball positions ``mm`` (N, 2) table mm, read through ``old``, read again through ``new``
+    (a calibration of the same picture: :attr:`ViewStatus.same_picture`): each ball centre
+    projected into the picture through ``old`` at the height of a ball's centre and taken back
+    to the table through ``new``. Returns (N, 2) mm (``mm``'s shape when empty)."""
+    p = np.asarray(mm, float).reshape(-1, 2)
+    if not len(p):
+        return p
+    return new.ball_to_table(old.to_image(p, old.table.ball_radius))
+
+
 class ViewMonitor:
     """Checks every ``check_every`` frames that the frame shows the calibrated view (see the
     module docstring); re-calibrates when the camera has moved or another camera shows the
@@ -406,7 +422,7 @@ class ViewMonitor:
             return None  # (the picture shows the calibrated view: no same-table check)
         new = same_end(self.cal, new)
         self.cal = new  # the signature stays: the view's outline in the picture is the same
-        return ViewStatus(frame, "recalibrated", share, new)
+        return ViewStatus(frame, "recalibrated", share, new, same_picture=True)
 
     def _known_view(self, frame: int, img: np.ndarray) -> ViewStatus | None:
         """The view of an earlier calibration shown again (``recalibrated`` with it), or None."""
