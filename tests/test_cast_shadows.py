@@ -63,14 +63,6 @@ def _lab(bgr: list[tuple[int, int, int]]) -> tuple[np.ndarray, ...]:
     return tuple(c.astype(np.int16) for c in cv2.split(cv2.cvtColor(px, cv2.COLOR_BGR2LAB)))
 
 
-class _Maps:
-    """The cloth's Lab channels (float) as :class:`tracker.perception.cloth.ClothMaps` has them."""
-
-    def __init__(self, cloth_bgr: tuple[int, int, int], n: int):
-        light, a, b = _lab([cloth_bgr] * n)
-        self.cloth_lf, self.cloth_af, self.cloth_bf = (c.astype(np.float32) for c in (light, a, b))
-
-
 def test_shadow_colour_is_the_cloths_darkened_not_a_ball_colour():
     """Pixels measured in the clip: the cloth (42, 132, 20) BGR; shadows beside the brown,
     the yellow and the white; the green ball's body; the black; a yellow, a red, a brown."""
@@ -78,7 +70,7 @@ def test_shadow_colour_is_the_cloths_darkened_not_a_ball_colour():
     shadows = [(18, 40, 10), (14, 38, 17), (19, 35, 23), (10, 38, 20)]
     balls = [(4, 12, 12), (30, 200, 230), (30, 30, 170), (40, 70, 120), (200, 200, 200)]
     px = shadows + [(36, 92, 15)] + balls
-    got = shadow_coloured(_lab(px), _Maps(cloth, len(px)), CastShadowParams())[0]
+    got = shadow_coloured(_lab(px), _lab([cloth] * len(px)), CastShadowParams())[0]
     assert got[:4].all()  # every shadow
     assert got[4]  # the green's body is darkened cloth too: only its highlight tells
     assert not got[5:].any()  # black, yellow, red, brown, white

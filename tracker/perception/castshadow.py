@@ -28,20 +28,22 @@ from tracker.perception.geometry import TableView
 from tracker.perception.params import CastShadowParams
 
 
-def shadow_coloured(lab: tuple[np.ndarray, np.ndarray, np.ndarray], maps: ClothMaps,
+def shadow_coloured(lab: tuple[np.ndarray, np.ndarray, np.ndarray],
+                    cloth: tuple[np.ndarray, np.ndarray, np.ndarray],
                     params: CastShadowParams) -> np.ndarray:
-    """Bool (h, w): pixels coloured as the cloth in a cast shadow. ``lab``: the working-scale
-    picture's Lab channels (int16, 8-bit levels); ``maps``: the cloth's.
+    """Bool, the shape of the arrays: pixels coloured as the cloth in a cast shadow.
+    ``lab``: the pixels' Lab channels (8-bit levels); ``cloth``: the cloth's there (any
+    arrays of one shape, e.g. a picture's or its foreground pixels').
 
     Such a pixel is darker than the cloth (lightness between ``min_light`` and ``max_light``
     of the cloth's) and its chroma (a, b less the neutral 128) lies on the line from neutral
     to the cloth's chroma, on the cloth's side, within ``max_off_line`` plus
     ``off_line_share`` of its own chroma (a shadow keeps the cloth's hue, its colour
     shrunken by the darkening and the lamps' grey)."""
-    light, a, b = lab
-    cl = maps.cloth_lf
+    light, a, b = (np.asarray(c, np.float32) for c in lab)
+    cl, ca, cb = (np.asarray(c, np.float32) for c in cloth)
     ratio = light / np.maximum(cl, 1.0)
-    ca, cb = maps.cloth_af - 128.0, maps.cloth_bf - 128.0
+    ca, cb = ca - 128.0, cb - 128.0
     pa, pb = a - 128.0, b - 128.0
     c2 = np.maximum(ca * ca + cb * cb, 1.0)
     lam = (pa * ca + pb * cb) / c2
@@ -97,22 +99,27 @@ def without_cast_shadows(view: TableView, maps: ClothMaps, fg: Foreground, frame
     if not params.enabled:
         return fg
     mask = fg.mask.astype(bool)
-    coloured = shadow_coloured(fg.lab, maps, params)
-    shade = mask & coloured
-    if not shade.any():
+    ys, xs = np.nonzero(mask)
+    if not len(ys):
         return fg
+    cloth = (maps.cloth_lf, maps.cloth_af, maps.cloth_bf)
+    on = shadow_coloured(tuple(c[ys, xs] for c in fg.lab), tuple(c[ys, xs] for c in cloth), params)
+    if not on.any():
+        return fg
+    shade = np.zeros_like(mask)
+    shade[ys[on], xs[on]] = True
     n, lab, stats, cents = cv2.connectedComponentsWithStats(fg.mask, connectivity=8)
-    shaded = np.bincount(lab[shade], minlength=n)
-    other = np.bincount(lab[mask & ~shade], minlength=n)
+    shaded = np.bincount(lab[ys[on], xs[on]], minlength=n)
+    other = np.bincount(lab[ys[~on], xs[~on]], minlength=n)
     s = view.scale
     r_small = view.working_radius_at(cents)
     drop = np.zeros_like(mask)
     add = np.zeros_like(mask)
     for k in np.nonzero(shaded)[0]:
-        if k == 0:
-            continue
-        x, y, w, h = stats[k, :4]
         r = float(r_small[k])
+        if k == 0 or shaded[k] < params.min_area_share * np.pi * r * r:
+            continue  # (a ball's own dark rim, not a shadow beside it)
+        x, y, w, h = stats[k, :4]
         inv = 1.0 / s
         # the blob's box, widened by the reach of a highlight (a ball the foreground misses,
         # as near the cloth's colour as a green on a green cloth, casts a shadow that is)
@@ -136,7 +143,9 @@ def without_cast_shadows(view: TableView, maps: ClothMaps, fg: Foreground, frame
             if len(unseen):
                 (x0, y0, x1, y1), ball = _near(unseen, (x0, y0, x1, y1), params.keep_radii * r,
                                                mask.shape)
-                add[y0:y1, x0:x1] |= ball & coloured[y0:y1, x0:x1]
+                add[y0:y1, x0:x1] |= ball & shadow_coloured(
+                    tuple(c[y0:y1, x0:x1] for c in fg.lab), tuple(c[y0:y1, x0:x1] for c in cloth),
+                    params)
         drop[y:y + h, x:x + w] |= sub
     if not drop.any():
         return fg

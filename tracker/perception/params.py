@@ -369,6 +369,8 @@ class CastShadowParams:
         max_off_line: ... and within this (8-bit Lab levels) ...
         off_line_share: ... plus this share of its own chroma of the line from neutral to
             the cloth's chroma (the cloth's hue).
+        min_area_share: a blob's shadow-coloured pixels are looked at when they cover at
+            least this share of a ball's disc (fewer: a ball's own dark rim).
         highlight_over: a specular highlight is a local maximum of lightness this much
             (8-bit Lab) over the cloth's, on the blob itself.
         highlight_sep_radii: two highlights closer than this many ball radii are one.
@@ -387,6 +389,7 @@ class CastShadowParams:
     max_chroma_share: float = 1.0
     max_off_line: float = 6.0
     off_line_share: float = 0.25
+    min_area_share: float = 0.25
     highlight_over: float = 60.0
     highlight_sep_radii: float = 0.7
     highlight_ring_radii: float = 0.6
