@@ -82,3 +82,21 @@ def test_a_highlight_is_a_compact_bright_spot_not_a_chalk_line():
     grey[:, 45:47] = 200  # a chalk line, as bright over the cloth
     found = highlights(grey, (0, 0, 60, 40), cloth_l=70.0, r=7.0, params=CastShadowParams())
     assert len(found) == 1 and np.linalg.norm(found[0] - (15, 20)) <= 2.0
+
+
+def test_a_dark_ball_round_its_lighter_number_is_no_shadow():
+    """A pool 8 on a light cloth (real pool still, game1_clip3) is the cloth's hue darkened
+    all round its number, with no highlight: its dark pixels are centred on the number, not
+    beside it, so they stay (``beside_radii``); with that rule off it is lost."""
+    at = np.array([[300.0, 1500.0]])  # an empty place on the bed, mm
+
+    def found(params: DetectorParams | None) -> bool:
+        det, img, _ = _still(params)
+        c = det.view.cal.to_image(at, T.ball_radius)[0]
+        r = det.r_px
+        cv2.circle(img, (int(c[0]), int(c[1])), int(round(r)), (13, 40, 6), -1)  # the cloth x 0.3
+        cv2.circle(img, (int(c[0]), int(c[1])), int(round(0.45 * r)), (150, 150, 150), -1)
+        return bool((np.linalg.norm(det.detect(img).mm - at, axis=1) < T.ball_radius).any())
+
+    assert found(None)
+    assert not found(DetectorParams(shadows=CastShadowParams(beside_radii=0.0)))

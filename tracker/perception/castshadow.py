@@ -111,14 +111,23 @@ def without_cast_shadows(view: TableView, maps: ClothMaps, fg: Foreground, frame
     n, lab, stats, cents = cv2.connectedComponentsWithStats(fg.mask, connectivity=8)
     shaded = np.bincount(lab[ys[on], xs[on]], minlength=n)
     other = np.bincount(lab[ys[~on], xs[~on]], minlength=n)
+    # where each blob's shadow-coloured and other pixels lie (their centroids, working px)
+    sx = np.bincount(lab[ys[on], xs[on]], xs[on], minlength=n) / np.maximum(shaded, 1)
+    sy = np.bincount(lab[ys[on], xs[on]], ys[on], minlength=n) / np.maximum(shaded, 1)
+    ox = np.bincount(lab[ys[~on], xs[~on]], xs[~on], minlength=n) / np.maximum(other, 1)
+    oy = np.bincount(lab[ys[~on], xs[~on]], ys[~on], minlength=n) / np.maximum(other, 1)
     s = view.scale
     r_small = view.working_radius_at(cents)
     drop = np.zeros_like(mask)
     add = np.zeros_like(mask)
     for k in np.nonzero(shaded)[0]:
         r = float(r_small[k])
-        if k == 0 or shaded[k] < params.min_area_share * np.pi * r * r:
-            continue  # (a ball's own dark rim, not a shadow beside it)
+        area = np.pi * r * r
+        if k == 0 or shaded[k] < params.min_area_share * area or \
+                stats[k, cv2.CC_STAT_AREA] > params.max_blob_balls * area:
+            continue  # a ball's own dark rim; a player, a pack
+        if other[k] and np.hypot(sx[k] - ox[k], sy[k] - oy[k]) < params.beside_radii * r:
+            continue  # a dark ball round its light marks (a pool 8), not a shadow beside one
         x, y, w, h = stats[k, :4]
         inv = 1.0 / s
         # the blob's box, widened by the reach of a highlight (a ball the foreground misses,

@@ -371,6 +371,11 @@ class CastShadowParams:
             the cloth's chroma (the cloth's hue).
         min_area_share: a blob's shadow-coloured pixels are looked at when they cover at
             least this share of a ball's disc (fewer: a ball's own dark rim).
+        max_blob_balls: blobs bigger than this many balls' discs are left alone (a player, a
+            pack: a ball and its shadow make two or three).
+        beside_radii: a shadow lies beside its ball: the shadow-coloured pixels' centroid at
+            least this many radii from the other pixels' (a dark pool ball round its lighter
+            number is shadow-coloured round its centre: real pool still, game1_clip3's 8).
         highlight_over: a specular highlight is a local maximum of lightness this much
             (8-bit Lab) over the cloth's, on the blob itself.
         highlight_sep_radii: two highlights closer than this many ball radii are one.
@@ -390,6 +395,8 @@ class CastShadowParams:
     max_off_line: float = 6.0
     off_line_share: float = 0.25
     min_area_share: float = 0.25
+    max_blob_balls: float = 6.0
+    beside_radii: float = 0.8
     highlight_over: float = 60.0
     highlight_sep_radii: float = 0.7
     highlight_ring_radii: float = 0.6
