@@ -30,7 +30,6 @@ from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.paths import cushion_ahead, pocket_on_path
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
-from tracker.perception.unique import contested
 from tracker.rules.ballset import BallSet, snooker_balls
 
 __all__ = ["OFF_TABLE", "Slot", "TableState", "Tracker", "TrackerConfig"]
@@ -286,17 +285,9 @@ class Tracker:
         for ball in self.unique:
             k = CLASSES.index(self.balls.looks[ball])
             cand = np.nonzero((det.cls == k) & ~f.used & (det.conf >= self.cfg.min_class_conf))[0]
-            # its colour sure, its class given to another blob by the frame's contest
-            f.contested = (np.nonzero(contested(det, k, self.cfg.min_class_conf) & ~f.used)[0]
-                           if self.cfg.follow_contested else np.zeros(0, int))
-            s = self.slots[ball]
-            if len(cand):
-                j = self._pick_unique(ball, s, cand, f)
-            elif (len(f.contested) and s.pos is not None and s.on_table
-                  and f.frame - s.last_frame <= self.cfg.relocate_frames):
-                j = self._nearest(s, f.contested, f)  # followed: its own, if near enough
-            else:
+            if not len(cand):
                 continue
+            j = self._pick_unique(ball, self.slots[ball], cand, f)
             if j is not None:
                 f.assigned[ball] = j
                 f.used[j] = True
@@ -317,12 +308,6 @@ class Tracker:
             return int(cand[out_of_hiding])
         if s.pos is None or not s.on_table or (lost and det.conf[cand].max() >= 0.8):
             return self._relocated(ball, s, cand, f)
-        return self._nearest(s, cand if lost else np.concatenate([cand, f.contested]).astype(int), f)
-
-    def _nearest(self, s: Slot, cand: np.ndarray, f: UpdateStep) -> int | None:
-        """The detection of ``cand`` (indices into ``f.det``) nearest the followed slot's
-        prediction, within its gate, or None."""
-        cfg, det, frame = self.cfg, f.det, f.frame
         pred = s.pos + s.vel * f.dt
         d = np.linalg.norm(det.mm[cand] - pred, axis=1)
         gate = self._gate(s, frame)

@@ -82,13 +82,6 @@ class TrackerConfig:
             late at most).
         remeasure_clear_mm: ... a ball moving this close (now or on its last frames' path) may
             have struck it: then it moves at once (a hard-struck ball covers ~280 mm a frame).
-        follow_contested: a white or colour followed on the table takes the nearest detection
-            of its colour within its gate, counting those sure of its colour whose class the
-            frame's one-of-each contest (:mod:`tracker.perception.unique`) gave to another
-            blob: a blob far off that won the contest (a white sleeve over a half-hidden black,
-            read as the cue ball) does not take the slot from the ball's own detection on its
-            path (harder world, overhead draw 1: the cue ball's slot jumped 430 mm onto the
-            sleeve as the cue ball was struck, and the stroke's contacts were lost).
     """
 
     rest_speed_mm_s: float = 40.0
@@ -114,7 +107,6 @@ class TrackerConfig:
     remeasure_radii: float = 1.0
     remeasure_frames: int = 2
     remeasure_clear_mm: float = 500.0
-    follow_contested: bool = True
 
 
 @dataclass
@@ -190,9 +182,6 @@ class UpdateStep:
         stirring: ball -> (K, 2) mm: the balls moving before this picture (where they were,
             and where their motion takes them) and the balls at rest whose detection left their
             place by more than a re-measure (``TrackerConfig.remeasure_radii``) now.
-        contested: the detections, for the unique ball being matched, sure of its colour
-            whose class the frame's contest gave to another blob
-            (``TrackerConfig.follow_contested``).
     """
 
     frame: int
@@ -207,4 +196,3 @@ class UpdateStep:
     appeared: list[str] = field(default_factory=list)
     paths: dict[str, np.ndarray] = field(default_factory=dict)
     stirring: dict[str, np.ndarray] = field(default_factory=dict)
-    contested: np.ndarray = field(default_factory=lambda: np.zeros(0, int))

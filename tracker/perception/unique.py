@@ -58,12 +58,3 @@ def settle_unique_classes(det: BallDetections, cost: np.ndarray, min_conf: float
         else:
             out.conf[i] = 0.0
     return out
-
-
-def contested(det: BallDetections, k: int, min_conf: float = SURE_CONF) -> np.ndarray:
-    """Bool (N,): the detections of class ``k`` sure of it by their colour (probability at
-    least ``min_conf``) whose confidence :func:`settle_unique_classes` took away (another
-    blob won the class in the frame's contest)."""
-    if len(det.probs) != len(det) or not len(det):
-        return np.zeros(len(det), bool)
-    return (det.cls == k) & (det.conf < min_conf) & (det.probs[:, k] >= min_conf)
