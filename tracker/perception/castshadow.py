@@ -9,11 +9,12 @@ centres a green ball on its shadow.
 
 A real ball of the cloth's colour (the green on a green cloth, whose body is darkened cloth
 too) shows the lamps' highlight; a black ball is darker than any cast shadow. So, in each
-blob of the foreground that holds something other than cast-shadow pixels (a ball beside
-them) or a highlight, the cast-shadow pixels farther than ``keep_radii`` from every
-highlight are no longer foreground (:func:`without_cast_shadows`). A blob that is all
-shadow-coloured with no highlight (a black or green ball the lamps do not catch) is left as
-it is. Tunables: :class:`tracker.perception.params.CastShadowParams`.
+blob of the foreground no bigger than a few balls that holds something other than
+cast-shadow pixels (a ball beside them) or a highlight, the cast-shadow pixels farther than
+``keep_radii`` from every highlight are no longer foreground (:func:`without_cast_shadows`),
+when they lie beside the rest (a dark pool ball round its lighter number does not). A blob
+that is all shadow-coloured with no highlight (a black or green ball the lamps do not catch)
+is left as it is. Tunables: :class:`tracker.perception.params.CastShadowParams`.
 """
 
 from __future__ import annotations
