@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from tracker.perception.castshadow import without_cast_shadows
 from tracker.perception.cloth import Cloth, Foreground
 from tracker.perception.faint import faint_balls, refine_faint
 from tracker.perception.geometry import TableView
@@ -76,7 +77,9 @@ class Candidates:
 def find_candidates(view: TableView, cloth: Cloth, frame: np.ndarray, small: np.ndarray,
                     fg: Foreground, params: DetectorParams) -> Candidates:
     """Where balls may be in one BGR frame (full resolution), given its working-scale picture
-    ``small`` and that picture's foreground ``fg`` (:meth:`Cloth.foreground`)."""
+    ``small`` and that picture's foreground ``fg`` (:meth:`Cloth.foreground`), less the
+    cast shadows beside balls (:func:`tracker.perception.castshadow.without_cast_shadows`)."""
+    fg = without_cast_shadows(view, cloth.maps(), fg, frame, params.shadows)
     blobs: list[Blob] = []
     n, lab, stats, cents = cv2.connectedComponentsWithStats(fg.mask, 8)
     on_rim = np.bincount(lab[view.rim], minlength=n)

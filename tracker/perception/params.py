@@ -349,6 +349,61 @@ class ColourLearningParams:
 
 
 @dataclass(frozen=True)
+class CastShadowParams:
+    """Cast shadows beside balls taken out of the foreground
+    (:mod:`tracker.perception.castshadow`).
+
+    Measured on the harder world's cast shadows (overhead draw 0 of
+    ``bench/tv_lens_clips.py``, a lamp off to one side, shadow 0.59): the shadows' pixels are
+    0.25-0.28 of the cloth's Lab lightness, their chroma 0.2-0.35 of the cloth's and within
+    3 levels of its line; the green ball's body (darkened cloth too) 0.7 and 0.7, its
+    highlight peaks 119 levels over the cloth (the cloth's own texture up to 32); the black ball 0.05-0.07 of the lightness.
+
+    Attributes:
+        enabled: take cast shadows out at all.
+        min_light: a cast shadow's pixel is at least this share of the cloth's lightness (a
+            black ball is darker) ...
+        max_light: ... and at most this share (darker than the cloth) ...
+        max_chroma_share: ... its chroma at most this share of the cloth's, on the cloth's
+            side of neutral (a shadow's colour is the cloth's, shrunken) ...
+        max_off_line: ... and within this (8-bit Lab levels) ...
+        off_line_share: ... plus this share of its own chroma of the line from neutral to
+            the cloth's chroma (the cloth's hue).
+        min_area_share: a blob's shadow-coloured pixels are looked at when they cover at
+            least this share of a ball's disc (fewer: a ball's own dark rim).
+        max_blob_balls: blobs bigger than this many balls' discs are left alone (a player, a
+            pack: a ball and its shadow make two or three).
+        beside_radii: a shadow lies beside its ball: the shadow-coloured pixels' centroid at
+            least this many radii from the other pixels' (a dark pool ball round its lighter
+            number is shadow-coloured round its centre: real pool still, game1_clip3's 8).
+        highlight_over: a specular highlight is a local maximum of lightness this much
+            (8-bit Lab) over the cloth's, on the blob itself.
+        highlight_sep_radii: two highlights closer than this many ball radii are one.
+        highlight_ring_radii: a highlight is compact: every point this many ball radii from
+            it is no lighter than halfway from the cloth to it (a chalk line running through
+            it is, as is the body of a ball lighter than the cloth: such a ball is no
+            shadow's colour anyway).
+        keep_radii: shadow-coloured pixels within this many ball radii of a highlight are
+            the ball's own (a green's body around its highlight, which lies on the lamp's
+            side of the centre: the ball's far edge about 1.3 radii from it) and stay.
+    """
+
+    enabled: bool = True
+    min_light: float = 0.15
+    max_light: float = 0.85
+    max_chroma_share: float = 1.0
+    max_off_line: float = 6.0
+    off_line_share: float = 0.25
+    min_area_share: float = 0.25
+    max_blob_balls: float = 6.0
+    beside_radii: float = 0.8
+    highlight_over: float = 60.0
+    highlight_sep_radii: float = 0.7
+    highlight_ring_radii: float = 0.6
+    keep_radii: float = 1.3
+
+
+@dataclass(frozen=True)
 class ApparentCentreParams:
     """Where a ball's image centre lies when the camera sees it obliquely (a TV camera).
 
@@ -383,6 +438,7 @@ class DetectorParams:
     learned: LearnedParams = field(default_factory=LearnedParams)
     learning: ColourLearningParams = field(default_factory=ColourLearningParams)
     apparent: ApparentCentreParams = field(default_factory=ApparentCentreParams)
+    shadows: CastShadowParams = field(default_factory=CastShadowParams)
 
 
 #: The bundle a detector made without one takes.
