@@ -18,6 +18,8 @@ from dataclasses import replace
 
 import numpy as np
 
+from calibration.monitor import reread_ball
+from calibration.profile import Calibration
 from tracker.perception.events import StrokeDetector
 from tracker.perception.pool_track import PoolTracker
 from tracker.perception.track import Tracker
@@ -97,3 +99,14 @@ def reread_strokes(strokes: StrokeDetector, remap: Remap) -> None:
     if s is not None:
         s.before = _places(remap, s.before)
         s.track = {b: [(t, _xy(remap, p)) for t, p in path] for b, path in s.track.items()}
+
+
+def reread_run(tracker: Tracker | PoolTracker, strokes: StrokeDetector, old: Calibration,
+               new: Calibration) -> None:
+    """The calibration ``old`` replaced by ``new``, a better fit of the same picture: every
+    place ``tracker`` and the stroke detector ``strokes`` hold is read again through ``new``
+    (:func:`calibration.monitor.reread_ball`), so that balls at rest stay at rest."""
+    def remap(mm: np.ndarray) -> np.ndarray:
+        return reread_ball(old, new, mm)
+    reread_tracks(tracker, remap)
+    reread_strokes(strokes, remap)

@@ -19,7 +19,7 @@ from typing import Any
 
 import numpy as np
 
-from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus, reread_ball
+from calibration.monitor import ViewMonitor, ViewSignature, ViewStatus
 from calibration.profile import Calibration
 from calibration.startup import working_scale
 from tracker.cadence import FrameCadence, table_mask
@@ -35,7 +35,7 @@ from tracker.perception.learned import make_detector, prepared_detector
 from tracker.perception.lighting import LightMeter
 from tracker.perception.pool_identity import PoolIdentity, is_pool, load_pool_classifier, seen_balls
 from tracker.perception.pool_track import PoolTracker
-from tracker.perception.reread import reread_strokes, reread_tracks
+from tracker.perception.reread import reread_run
 from tracker.perception.track import TableState, Tracker
 from tracker.pipeline.referee import Correction, Referee
 from tracker.pipeline.settling import observed_start, pool_settled, settled
@@ -447,7 +447,7 @@ class RefereeRun(Referee):
                 old = self.calibration
                 self._adopt_view(frame.image, status.calibration or self.monitor.cal)
                 if status.same_picture:  # a better fit of the same view: no ball moved
-                    self._reread(old, self.calibration)
+                    reread_run(self.tracker, self.strokes, old, self.calibration)
             if self.cadence is not None:
                 picture = self.cadence.tick(frame.image, frame.index)
         return changed, picture
@@ -491,15 +491,6 @@ class RefereeRun(Referee):
         self.strokes.cushion_view = CushionView.from_calibration(cal)
         if self.cadence is not None:
             self.cadence.mask = table_mask(cal)
-
-    def _reread(self, old: Calibration, new: Calibration) -> None:
-        """The calibration ``old`` replaced by ``new``, a better fit of the same picture: every
-        place the tracker and the stroke detector hold is read again through ``new``
-        (:mod:`tracker.perception.reread`), so that balls at rest stay at rest."""
-        def remap(mm: np.ndarray) -> np.ndarray:
-            return reread_ball(old, new, mm)
-        reread_tracks(self.tracker, remap)
-        reread_strokes(self.strokes, remap)
 
     def after_tracking(self, state: TableState) -> tuple[Shot | None, list[dict[str, Any]]]:
         """The stroke events of one tracked frame and, when a stroke ends on it, its call
