@@ -12,6 +12,8 @@ from calibration.profile import Calibration
 from calibration.table import STANDARD_TABLE
 from tracker import balls as B
 from tracker.perception.detect import CLASSES, BallDetections, BallDetector
+from tracker.perception.events import StrokeDetector
+from tracker.perception.track import Tracker
 from tracker.records.shot import Event, EventType, OperatorFoul, OperatorJudgement, Shot
 from tracker.rules.registry import get_ruleset
 from tracker.rules.snooker import SnookerRules
@@ -97,6 +99,23 @@ def detections_at(points: dict[str, tuple[float, float]]) -> BallDetections:
     n = len(names)
     return BallDetections(mm.copy(), mm, np.full(n, 10.0), cls, np.ones(n), np.eye(8)[cls],
                           np.full(n, 1.0))
+
+
+def track_frames(layout: dict[str, tuple[float, float]], frames: list[dict],
+                 fps: float = 25.0) -> tuple[list, list]:
+    """Feed table positions (mm, one dict of ball name -> (x, y) a picture) through a
+    :class:`Tracker` seeded with ``layout`` and a :class:`StrokeDetector`, both on the standard
+    table at ``fps``: the tracker's states (one a picture) and the shots the detector closed."""
+    tracker, strokes = Tracker(STANDARD_TABLE, fps), StrokeDetector(STANDARD_TABLE, fps)
+    tracker.seed(layout)
+    states, shots = [], []
+    for k, pos in enumerate(frames):
+        st = tracker.update(k, detections_at(pos))
+        states.append(st)
+        shot = strokes.update(st)
+        if shot is not None:
+            shots.append(shot)
+    return states, shots
 
 
 def cue_ball_layout() -> dict[str, tuple[float, float]]:

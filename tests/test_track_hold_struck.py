@@ -6,11 +6,9 @@ the picture after. Balls set moving beside a held ball say it moved: the stroke 
 from __future__ import annotations
 
 import numpy as np
-from helpers import cue_ball_layout, detections_at
+from helpers import cue_ball_layout, track_frames
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import StrokeDetector
-from tracker.perception.track import Tracker
 
 FPS = 25.0
 
@@ -29,16 +27,7 @@ def _into_the_pack(reds_move: bool) -> tuple[list, list]:
         if reds_move and k >= 21:
             pos[apex] = (x, y_apex + min(60.0 * (k - 20), 500.0))
         frames.append(pos)
-    tracker, strokes = Tracker(T, FPS), StrokeDetector(T, FPS)
-    tracker.seed(layout | {"white": tuple(white0)})
-    states, shots = [], []
-    for k, pos in enumerate(frames):
-        st = tracker.update(k, detections_at(pos))
-        states.append(st)
-        shot = strokes.update(st)
-        if shot is not None:
-            shots.append(shot)
-    return states, shots
+    return track_frames(layout | {"white": tuple(white0)}, frames, FPS)
 
 
 def test_a_cue_ball_struck_into_a_pack_it_touches_is_a_stroke():

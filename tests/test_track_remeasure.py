@@ -8,10 +8,9 @@ nothing else; a ball that goes on, or one jumping beside a moving ball, still mo
 from __future__ import annotations
 
 import numpy as np
-from helpers import cue_ball_layout, detections_at
+from helpers import cue_ball_layout, detections_at, track_frames
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import StrokeDetector
 from tracker.perception.track import Tracker
 
 FPS = 25.0
@@ -44,16 +43,7 @@ def _break_off(key_frame_at: int | None) -> tuple[list, list]:
             for b, (dx, dy) in KEY_FRAME.items():
                 pos[b] = (layout[b][0] + dx, layout[b][1] + dy)
         frames.append(pos)
-    tracker, strokes = Tracker(T, FPS), StrokeDetector(T, FPS)
-    tracker.seed(layout | {"white": tuple(white0)})
-    states, shots = [], []
-    for k, pos in enumerate(frames):
-        st = tracker.update(k, detections_at(pos))
-        states.append(st)
-        shot = strokes.update(st)
-        if shot is not None:
-            shots.append(shot)
-    return states, shots
+    return track_frames(layout | {"white": tuple(white0)}, frames, FPS)
 
 
 def _first_contact(shot) -> tuple[str, ...]:
