@@ -3,7 +3,7 @@ nearest the cue ball (the apex) is the one it met, not the first ball seen to mo
 
 from __future__ import annotations
 
-from calibration.table import TableGeometry
+from calibration.table import STANDARD_TABLE, TableGeometry
 from tracker.perception.events import StrokeDetector
 from tracker.perception.track import TableState
 
@@ -21,13 +21,13 @@ def _rack(apex: tuple[float, float]) -> dict[str, tuple[float, float]]:
 
 
 def _break(rack: dict[str, tuple[float, float]], white: tuple[float, float],
-           back: tuple[str, ...]) -> list:
+           back: tuple[str, ...], table: TableGeometry = T, apex_id: str = "1") -> list:
     """The cue ball at rest at ``white`` vanishes for four pictures (struck too fast to be
     followed), is seen again coming back off the rack beside the apex, 107 mm from it, in the
     picture where the ``back`` balls leave rest; the apex never leaves its place. Returns the
     shots found."""
-    det = StrokeDetector(T, FPS)
-    apex = rack["1"]
+    det = StrokeDetector(table, FPS)
+    apex = rack[apex_id]
     states, k = [], 0
 
     def add(pos: dict, moving: set, visible: set) -> None:
@@ -71,3 +71,21 @@ def test_a_lone_ball_set_moving_is_no_rack():
     shots = _break({"1": (600.0, 1800.0), "5": (600.0, 1800.0 + 4 * D)}, (515.0, 525.0),
                    back=("5",))
     assert all("not followed into the rack" not in n for s in shots for n in s.needs_review)
+
+
+def test_a_snooker_colour_beside_the_pack_is_no_ball_of_the_rack():
+    """A snooker break-off not followed into the pack, the pink on its spot 3 mm in front of
+    the apex red (nearer the cue ball than any red): the cue ball met a red, the pack's ball
+    nearest it, not the pink (the synthetic match's frame 1 break-off was called "the cue ball
+    hit the pink first", a foul of 6, when the pink was taken as the rack's)."""
+    table = STANDARD_TABLE
+    d, row = table.ball_diameter, table.ball_diameter * 3 ** 0.5 / 2
+    x, y = 889.0, 2680.0 + d + 3.0
+    reds = {"red_01": (x, y), "red_02": (x - d / 2, y + row), "red_03": (x + d / 2, y + row),
+            "red_04": (x - d, y + 2 * row), "red_05": (x, y + 2 * row),
+            "red_06": (x + d, y + 2 * row)}
+    shots = _break(reds | {"pink": (x, 2680.0)}, (1069.0, 717.0),
+                   back=("red_04", "red_05", "red_06"), table=table, apex_id="red_01")
+    assert len(shots) == 1
+    first = [e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls]
+    assert first and first[0].balls[1].startswith("red_")

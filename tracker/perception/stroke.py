@@ -267,8 +267,12 @@ class Stroke:
 
     def rack_of(self, ball: str, gap_mm: float) -> set[str]:
         """The object balls frozen together with ``ball`` before the stroke: those joined to it
-        through balls whose centres were at most ``gap_mm`` apart (mm; the cue ball left out)."""
-        pos = {b: np.asarray(p, float) for b, p in self.before.items() if b != B.WHITE}
+        through balls whose centres were at most ``gap_mm`` apart (mm; the cue ball left out).
+        A snooker colour is no ball of the rack (the reds are racked; the pink stands on its
+        spot a few millimetres from the apex red, and taking it as the ball met called the
+        synthetic match's break-off "the cue ball hit the pink first")."""
+        pos = {b: np.asarray(p, float) for b, p in self.before.items()
+               if b != B.WHITE and b not in B.COLOURS}
         if ball not in pos:
             return set()
         rack, todo = {ball}, [ball]
