@@ -1,7 +1,7 @@
 """Calibration on the real footage, on points the fit did not use, development and test split
 side by side (docs/SPLIT.md).
 
-    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--spot-drop]
+    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--spot-drop] [--no-rim]
 
 Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
 
@@ -20,7 +20,9 @@ Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
 Writes docs/metrics-calibration-split.json and, with ``--write-doc``, the "Calibration on real
 footage (development and test)" section of docs/ACCURACY.md. ``--spot-drop`` reads the spot balls
 at their found centres (``calibration.markings.SPOT_CENTRE``, off in the product) and writes
-docs/metrics-calibration-split-spot-drop.json only.
+docs/metrics-calibration-split-spot-drop.json only. ``--no-rim`` takes the spot balls at the
+colour detector's centres, as before the outline fit (``calibration.ballcentre.RimParams``), and
+writes docs/metrics-calibration-split-no-rim.json only.
 """
 
 from __future__ import annotations
@@ -146,6 +148,13 @@ def main(argv: list[str] | None = None) -> int:
         import calibration.markings
         calibration.markings.SPOT_CENTRE = calibration.markings.SpotCentreParams()
         metrics = ROOT / "docs" / "metrics-calibration-split-spot-drop.json"
+        args = [a for a in args if a != "--write-doc"]
+    if "--no-rim" in args:
+        # the spot balls at the detector's centres (before the outline fit): a comparison only
+        import calibration.markings
+        from calibration.ballcentre import RimParams
+        calibration.markings.RIM = RimParams(enabled=False)
+        metrics = ROOT / "docs" / "metrics-calibration-split-no-rim.json"
         args = [a for a in args if a != "--write-doc"]
     t0 = time.perf_counter()
     lab_res = lab()
