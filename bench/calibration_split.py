@@ -69,7 +69,8 @@ def broadcast_holdout(root: Path) -> list[dict[str, Any]]:
         rows.append({"still": rel, "calibrated": True,
                      "holdout_median_mm": acc.get("holdout_median_mm"),
                      "holdout_max_mm": acc.get("holdout_max_mm"),
-                     "markings": len(acc.get("holdout_mm") or {}), "poor": bool(acc.get("poor"))})
+                     "markings": len(acc.get("holdout_mm") or {}), "poor": bool(acc.get("poor")),
+                     "focal": acc.get("focal")})
     return rows
 
 
@@ -98,8 +99,18 @@ def summarise(lab_res: dict[str, Any], still_rows: list[dict[str, Any]]) -> dict
             "with_markings": len(done),
             "holdout_median_mm": _med([r["holdout_median_mm"] for r in done]),
             "holdout_worst_median_mm": _med([r["holdout_max_mm"] for r in done]),
-            "poor": sum(r.get("poor", False) for r in rows)}
+            "poor": sum(r.get("poor", False) for r in rows),
+            "focal": _focal_summary([r["focal"] for r in rows if r.get("focal")])}
     return out
+
+
+def _focal_summary(checks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The focal checks of the stills whose focal length was fitted: how many the view
+    measured, the median share the focal length is uncertain by, and the ball uncertainty."""
+    return {"fitted": len(checks), "measured": sum(bool(c["measured"]) for c in checks),
+            "share_median": round(float(np.median([c["share"] for c in checks])), 3) if checks else None,
+            "uncertain_median_mm": _med([c["uncertain_mm"] for c in checks]),
+            "uncertain_max_median_mm": _med([c["uncertain_max_mm"] for c in checks])}
 
 
 def section(s: dict[str, Any], run: dict[str, Any]) -> str:
@@ -129,6 +140,16 @@ def section(s: dict[str, Any], run: dict[str, Any]) -> str:
         r = s["broadcast"][split]
         lines.append(f"| {split} | {r['stills']} | {r['calibrated']} | {r['with_markings']} | "
                      f"{r['holdout_median_mm']} | {r['holdout_worst_median_mm']} | {r['poor']} |")
+    lines += ["", "**The lens's focal length** (broadcast stills whose focal length was fitted; "
+              "`calibration.focal.focal_check`: the range of focal lengths whose added misfit "
+              "is no larger than the fit's own, and how far a ball moves over it):", "",
+              "| split | focal fitted | measured (balls within 5 mm) | focal length uncertain by, "
+              "median share | balls uncertain by, median mm | worst ball, median over stills, mm |",
+              "|---|---|---|---|---|---|"]
+    for split in ("dev", "test", "all"):
+        f = s["broadcast"][split]["focal"]
+        lines.append(f"| {split} | {f['fitted']} | {f['measured']} | {f['share_median']} | "
+                     f"{f['uncertain_median_mm']} | {f['uncertain_max_median_mm']} |")
     lines += ["", "Truth from outside on the broadcast view: the markings labelled by eye "
               "(`bench/labels`, every labelled still is development), in \"Calibration against "
               "the markings\"; the test split has no such labels yet."]
