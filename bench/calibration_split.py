@@ -1,7 +1,7 @@
 """Calibration on the real footage, on points the fit did not use, development and test split
 side by side (docs/SPLIT.md).
 
-    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--spot-drop]
+    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--spot-drop] [--no-rim]
 
 Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
 
@@ -20,7 +20,9 @@ Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
 Writes docs/metrics-calibration-split.json and, with ``--write-doc``, the "Calibration on real
 footage (development and test)" section of docs/ACCURACY.md. ``--spot-drop`` reads the spot balls
 at their found centres (``calibration.markings.SPOT_CENTRE``, off in the product) and writes
-docs/metrics-calibration-split-spot-drop.json only.
+docs/metrics-calibration-split-spot-drop.json only. ``--no-rim`` takes the spot balls at the
+colour detector's centres, as before the outline fit (``calibration.ballcentre.RimParams``), and
+writes docs/metrics-calibration-split-no-rim.json only.
 """
 
 from __future__ import annotations
@@ -67,7 +69,8 @@ def broadcast_holdout(root: Path) -> list[dict[str, Any]]:
         rows.append({"still": rel, "calibrated": True,
                      "holdout_median_mm": acc.get("holdout_median_mm"),
                      "holdout_max_mm": acc.get("holdout_max_mm"),
-                     "markings": len(acc.get("holdout_mm") or {}), "poor": bool(acc.get("poor"))})
+                     "markings": len(acc.get("holdout_mm") or {}), "poor": bool(acc.get("poor")),
+                     "focal": acc.get("focal")})
     return rows
 
 
@@ -96,8 +99,18 @@ def summarise(lab_res: dict[str, Any], still_rows: list[dict[str, Any]]) -> dict
             "with_markings": len(done),
             "holdout_median_mm": _med([r["holdout_median_mm"] for r in done]),
             "holdout_worst_median_mm": _med([r["holdout_max_mm"] for r in done]),
-            "poor": sum(r.get("poor", False) for r in rows)}
+            "poor": sum(r.get("poor", False) for r in rows),
+            "focal": _focal_summary([r["focal"] for r in rows if r.get("focal")])}
     return out
+
+
+def _focal_summary(checks: list[dict[str, Any]]) -> dict[str, Any]:
+    """The focal checks of the stills whose focal length was fitted: how many the view
+    measured, the median share the focal length is uncertain by, and the ball uncertainty."""
+    return {"fitted": len(checks), "measured": sum(bool(c["measured"]) for c in checks),
+            "share_median": round(float(np.median([c["share"] for c in checks])), 3) if checks else None,
+            "uncertain_median_mm": _med([c["uncertain_mm"] for c in checks]),
+            "uncertain_max_median_mm": _med([c["uncertain_max_mm"] for c in checks])}
 
 
 def section(s: dict[str, Any], run: dict[str, Any]) -> str:
@@ -127,6 +140,16 @@ def section(s: dict[str, Any], run: dict[str, Any]) -> str:
         r = s["broadcast"][split]
         lines.append(f"| {split} | {r['stills']} | {r['calibrated']} | {r['with_markings']} | "
                      f"{r['holdout_median_mm']} | {r['holdout_worst_median_mm']} | {r['poor']} |")
+    lines += ["", "**The lens's focal length** (broadcast stills whose focal length was fitted; "
+              "`calibration.focal.focal_check`: the range of focal lengths whose added misfit "
+              "is no larger than the fit's own, and how far a ball moves over it):", "",
+              "| split | focal fitted | measured (balls within 5 mm) | focal length uncertain by, "
+              "median share | balls uncertain by, median mm | worst ball, median over stills, mm |",
+              "|---|---|---|---|---|---|"]
+    for split in ("dev", "test", "all"):
+        f = s["broadcast"][split]["focal"]
+        lines.append(f"| {split} | {f['fitted']} | {f['measured']} | {f['share_median']} | "
+                     f"{f['uncertain_median_mm']} | {f['uncertain_max_median_mm']} |")
     lines += ["", "Truth from outside on the broadcast view: the markings labelled by eye "
               "(`bench/labels`, every labelled still is development), in \"Calibration against "
               "the markings\"; the test split has no such labels yet."]
@@ -146,6 +169,13 @@ def main(argv: list[str] | None = None) -> int:
         import calibration.markings
         calibration.markings.SPOT_CENTRE = calibration.markings.SpotCentreParams()
         metrics = ROOT / "docs" / "metrics-calibration-split-spot-drop.json"
+        args = [a for a in args if a != "--write-doc"]
+    if "--no-rim" in args:
+        # the spot balls at the detector's centres (before the outline fit): a comparison only
+        import calibration.markings
+        from calibration.ballcentre import RimParams
+        calibration.markings.RIM = RimParams(enabled=False)
+        metrics = ROOT / "docs" / "metrics-calibration-split-no-rim.json"
         args = [a for a in args if a != "--write-doc"]
     t0 = time.perf_counter()
     lab_res = lab()

@@ -1,6 +1,6 @@
 """Calibration against the table's own markings in real stills, labelled by eye.
 
-    .venv/bin/python bench/calibration_truth.py [--json OUT.json]
+    .venv/bin/python bench/calibration_truth.py [--json OUT.json] [--no-rim]
 
 For each label file in ``bench/labels/`` (how they were made: the files' ``made`` field), the
 still is calibrated as a user would (``calibrate_image`` -> profile file -> ``Calibration.load``)
@@ -157,7 +157,13 @@ def main() -> None:
     ap.add_argument("--json", help="write the rows here")
     ap.add_argument("--write-doc", action="store_true",
                     help="write the section 'Calibration against the markings' of docs/ACCURACY.md")
+    ap.add_argument("--no-rim", action="store_true",
+                    help="spot balls at the colour detector's centres (before the outline fit)")
     a = ap.parse_args()
+    if a.no_rim:
+        import calibration.markings
+        from calibration.ballcentre import RimParams
+        calibration.markings.RIM = RimParams(enabled=False)
     if not FOOTAGE.exists():
         print("../shared/footage not present: skipped")
         return

@@ -22,7 +22,7 @@ from calibration.finder import (
 )
 from calibration.finder import MAX_FIT_ERROR_MM as MAX_FIT_ERROR_MM
 from calibration.focal import FOCAL_RANGE_DEG as FOCAL_RANGE_DEG
-from calibration.focal import focal_spread
+from calibration.focal import focal_check, focal_note, focal_spread
 from calibration.focal import fov_from_focal as fov_from_focal
 from calibration.graphics import cover_bars
 from calibration.manual import NAMED_POINTS_HELP as NAMED_POINTS_HELP
@@ -66,8 +66,9 @@ from calibration.table import (
 SIDE_OUTLIER_MM = 12.0
 SIDE_OUTLIER_FACTOR = 3.0
 #: The markings only check the cushion-fitted camera (it is kept) when they lie within this
-#: distance of the table's (median, mm): their own reading is about that precise.
-MARKINGS_AGREE_MM = 3.0
+#: distance of the table's (median, mm): their own reading is about that precise (3.0 with the
+#: detector's ball centres; docs/ACCURACY.md "Spot balls at their outline's centre").
+MARKINGS_AGREE_MM = 1.5
 #: ... on a table whose markings were scaled from the full-size table's (``--table-size``),
 #: plus this fraction of its length: where the maker of a smaller table drew its baulk line
 #: and D is not known to the mm (a lab table of 1881 mm: baulk line 3-4 mm, D radius 3 mm from
@@ -196,11 +197,9 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
             notes.append(f"the first fit was poor (markings held out land {first:.1f} mm); refitted "
                          "with one cushion edge left out (hidden or misread)")
     _check_fit(fit, table)
-    if not focal_ok:
-        notes.append(f"view too square-on to estimate the focal length: {hfov_deg or DEFAULT_HFOV_DEG:.0f}"
-                     " degrees field of view assumed (give --hfov if known); balls may be up to "
-                     f"{accuracy['focal_spread_mm']:.0f} mm further off for a lens of "
-                     f"{FOCAL_RANGE_DEG[0]:.0f}-{FOCAL_RANGE_DEG[1]:.0f} degrees")
+    if focal_ok:
+        accuracy["focal"] = focal_check(cam, edges, table, kn, marks, side_w)
+    notes.append(focal_note(accuracy.get("focal"), hfov_deg or DEFAULT_HFOV_DEG, accuracy["focal_spread_mm"]))
     notes.extend(accuracy_notes(accuracy))
     return Calibration((w, h), table, cam, fit, "auto", orientation,
                        "estimated" if focal_ok else "assumed", notes, accuracy)

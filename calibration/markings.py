@@ -9,7 +9,8 @@ own truth inside the cushions:
 - the colours standing on their spots (yellow, brown, green on the baulk line, blue, pink,
   black on the long centre line): a ball's image centre is the spot at the height of a ball
   centre (:func:`find_spot_balls`, with the balls found by a :data:`BallFinder` the caller
-  passes in: the tracker's colour detector);
+  passes in: the tracker's colour detector; the centre then moved to the centre of the
+  ball's outline away from its shadow, :func:`calibration.ballcentre.true_centres`);
 - the baulk line (:func:`find_baulk_line`) and the D's arc (:func:`find_d_arc`): thin bright
   lines on the bed, found as ridges across where the current camera puts them.
 
@@ -30,6 +31,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from calibration.ballcentre import RIM, true_centres
 from calibration.camera import CameraModel
 from calibration.finder import undistort_px
 from calibration.table import TableGeometry
@@ -328,6 +330,10 @@ def find_markings(img: np.ndarray, cam: CameraModel, table: TableGeometry,
     gray = cv2.GaussianBlur(cv2.cvtColor(img, cv2.COLOR_BGR2GRAY).astype(np.float32), (0, 0), 0.8)
     px, names = balls
     spots = find_spot_balls(cam, table, px, names)
+    if RIM.enabled and spots:
+        # the detector's centre takes in the shadow below the ball: fit the outline instead
+        moved = true_centres(img, cam, np.array(list(spots.values())), table.ball_radius)
+        spots = dict(zip(spots, moved, strict=True))
     # a ball's apparent radius near the baulk line, px
     c = np.array([[table.centre_x, table.baulk_line, table.ball_radius]])
     r_px = float(np.linalg.norm(cam.project(c + [table.ball_radius, 0, 0]) - cam.project(c)))
@@ -533,6 +539,19 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     if out.centre[2] - z < 0.3 * (cam.centre[2] - z):
         return cam  # slid toward the table's plane: a degenerate fit
     return out
+
+
+def residual_rms(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+                 kn: tuple[float, float], marks: Markings,
+                 side_weights: list[float] | None = None) -> float:
+    """The root mean square (px, weighted as in :func:`fit_camera`) of what ``cam`` leaves
+    of the cushion edges and the markings: how well it explains the picture."""
+    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
+    if targets.n_res == 0:
+        return float("nan")
+    x = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
+    res = _residuals(x, cam, False, _faces(table), targets)
+    return float(np.sqrt(np.mean(res ** 2)))
 
 
 # ---------------------------------------------------------------------- errors

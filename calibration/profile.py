@@ -54,8 +54,9 @@ class Calibration:
         accuracy: (automatic calibration) the independent accuracy: each marking (a colour on
             its spot, the baulk line, the D) left out of the fit in turn and measured, mm
             (``holdout_mm``, ``holdout_median_mm``, ``holdout_max_mm``), which markings were
-            used, ``focal_spread_mm`` where the focal length was assumed, ``reported_mm`` and
-            ``poor``. Empty for manual profiles and for profiles written before it existed.
+            used, ``focal_spread_mm`` where the focal length was assumed, ``focal`` where it
+            was fitted (whether the view measured it: :func:`calibration.focal.focal_check`),
+            ``reported_mm`` and ``poor``. Empty for manual profiles and for profiles written before it existed.
     """
 
     image_size: tuple[int, int]
