@@ -25,6 +25,7 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.pool_ball_on import BallOnParams, potted_number
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
@@ -59,11 +60,12 @@ class PoolTrackParams:
         rename_margin: the balls are named again only when the new names' votes (summed log
             probabilities) beat those of the names held by more than this (nats: 1 is odds of
             e to 1), so a ball followed keeps its name while the evidence wavers between two.
-        lowest_on_share: a game whose ball on is the lowest-numbered (nine-ball): the first
-            ball potted in a stroke and the ball named the lowest on the table swap names
-            when neither is read as its own number more than this share of the two numbers'
-            readings (:meth:`lowest_on`): where the colours cannot tell them apart (the blue
-            2, green 6 and black 8 of a dim phone video), the player aimed at the ball on.
+        ball_on: a game whose ball on is the lowest-numbered (nine-ball): the first ball
+            potted in a stroke is named by the likeliest naming of every ball in play and the
+            game's prior that the pot was of the lowest ball on (:meth:`lowest_on`,
+            :mod:`tracker.perception.pool_ball_on`): where the colours cannot tell balls apart
+            (the red 3 and maroon 7, the blue 2, green 6 and black 8 of a dim phone video), the
+            player aimed at the ball on.
         hidden_full, hidden_none: a frame's reading counts by how well the ball is seen: a
             ball partly hidden behind a nearer one (its image disc overlapped by the disc of a
             ball lower in the picture, by this share of its diameter: :func:`hidden_shares`)
@@ -90,7 +92,7 @@ class PoolTrackParams:
     crossing_radii: float = 4.0
     crossing_decay: float = 0.3
     rename_margin: float = 1.0
-    lowest_on_share: float = 0.8
+    ball_on: BallOnParams = BallOnParams()
     hidden_full: float = 0.15
     hidden_none: float = 0.5
     cue_sure: float = 0.7
@@ -253,29 +255,32 @@ class PoolTracker:
 
     def lowest_on(self, shot: Shot, gone_now: dict[str, str]) -> Shot:
         """``shot`` (a stroke just ended; ``gone_now``: slot -> name of the balls potted or off
-        the table in it) with its first potted ball and the lowest-numbered ball that was on
-        the table swapping names, in the record and from now on, when the camera cannot tell
-        the two apart (:attr:`PoolTrackParams.lowest_on_share`): a nine-ball player aims at
-        the lowest ball, so of two balls alike the one potted is that one."""
+        the table in it) with its first potted ball named by the likeliest naming of every
+        ball in play and the odds that a nine-ball pot is of the lowest ball on
+        (:func:`tracker.perception.pool_ball_on.potted_number`, checked against the colours
+        of the balls left on the table); the ball on the table that held that name takes the
+        potted ball's old one, in the record and from now on."""
         pots = [e.balls[0] for e in shot.events if e.type == EventType.POT]
         potted = next((s for s, n in gone_now.items() if pots and n == pots[0]), None)
         if potted is None:
             return shot
-        on = [n for s, n in self.names.items() if s in gone_now or self.inner.slots[s].on_table]
-        low = min(on, key=int)
-        own = gone_now[potted]
-        holder = next((s for s, n in self.names.items() if n == low and s not in gone_now
-                       and self.inner.slots[s].on_table), None)
-        if own == low or holder is None:
+        in_play = [s for s in self.slots_ids if s in gone_now or self.inner.slots[s].on_table]
+        taken = {self.names[s] for s in self.slots_ids if s not in in_play
+                 and self.inner.slots[s].pos is not None}
+        free = [k for k, n in enumerate(self.numbers) if n not in taken]
+        if self.numbers.index(self.names[potted]) not in free:
             return shot
-        a, b = self.numbers.index(own), self.numbers.index(low)
-        i, j = self.slots_ids.index(potted), self.slots_ids.index(holder)
-        share = self.params.lowest_on_share
-        if (self.seen[i, a] > share * (self.seen[i, a] + self.seen[i, b])
-                or self.seen[j, b] > share * (self.seen[j, a] + self.seen[j, b])):
-            return shot  # one of them shows its own number plainly
-        self.names[potted], self.names[holder] = low, own
-        swap = {own: low, low: own}
+        rows = [self.slots_ids.index(s) for s in in_play]
+        c = potted_number(self.seen, self.numbers, self.slots_ids.index(potted), rows, free,
+                          self.params.ball_on)
+        own, new = self.names[potted], self.numbers[c]
+        if new == own:
+            return shot
+        holder = next((s for s, n in self.names.items() if n == new and s != potted), None)
+        if holder is not None:
+            self.names[holder] = own
+        self.names[potted] = new
+        swap = {own: new, new: own}
         return replace(shot, events=tuple(replace(e, balls=tuple(swap.get(x, x) for x in e.balls))
                                           for e in shot.events))
 

@@ -1,0 +1,98 @@
+"""Nine-ball: the ball potted is named by the likeliest naming of the whole table and the odds
+that a pot is of the lowest ball on, checked against the colours of the balls left on the
+table (:mod:`tracker.perception.pool_ball_on`, :meth:`PoolTracker.lowest_on`)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tests.test_pool_naming import CUE, TABLE, _frame
+from tracker.perception.pool_ball_on import potted_number
+from tracker.perception.pool_identity import LABELS
+from tracker.perception.pool_track import PoolTracker
+from tracker.records.shot import Event, EventType, Shot
+from tracker.rules.ballset import pool_balls
+
+NUMBERS = tuple(str(n) for n in range(1, 10))
+
+
+def _reads(pairs: dict[str, float]) -> np.ndarray:
+    """An identity row reading each number of ``pairs`` with its probability."""
+    row = np.zeros(len(LABELS))
+    for lab, p in pairs.items():
+        row[LABELS.index(lab)] = p
+    return row
+
+
+def _pot(b_reads: dict[str, float], a_reads: dict[str, float]) -> tuple[Shot, dict]:
+    """Three balls at rest: A (400, 700), B (460, 1000), C (900, 1800) reading the 5 or the 7
+    (55 / 45 %); B runs into the top-left pocket. Returns the stroke's record as named and the
+    layout at rest after it."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(9), lowest_first=True)
+    a, b, c = (400.0, 700.0), np.array([460.0, 1000.0]), (900.0, 1800.0)
+    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
+
+    def seen(balls: list, with_b: bool = True) -> object:
+        det = _frame(balls)
+        det.identity[1] = _reads(a_reads)
+        det.identity[2] = _reads({"5": 0.55, "7": 0.45})
+        if with_b:
+            det.identity[3] = _reads(b_reads)
+        return det
+
+    frame = 0
+    for _ in range(50):
+        tr.update(frame, seen([("cue", CUE), ("none", a), ("none", c), ("none", tuple(b))]))
+        frame += 1
+    for k in range(1, 8):
+        p = b + (pocket - b) * k / 8.0
+        tr.update(frame, seen([("cue", CUE), ("none", a), ("none", c), ("none", tuple(p))]))
+        frame += 1
+    for _ in range(40):
+        tr.update(frame, seen([("cue", CUE), ("none", a), ("none", c)], False))
+        frame += 1
+    was = tr.name_of(next(s for s, n in tr.names.items()
+                          if tr.inner.slots[s].pos is not None and not tr.inner.slots[s].on_table))
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.CONTACT, 0.42, ("white", was)),
+                    Event(EventType.POT, 0.8, (was,), pocket="top_left")))
+    named = tr.named_pots(shot)
+    for _ in range(5):
+        st = tr.update(frame, seen([("cue", CUE), ("none", a), ("none", c)], False))
+        frame += 1
+    return named, st.pos
+
+
+def test_a_pot_the_colours_call_the_7_is_the_3_when_the_ball_left_reading_3_may_be_the_5() -> None:
+    """B (the red 3 of a dim video) reads the 7 55 %, the 3 45 %; A reads the 3 55 %, the 5
+    45 %; C the 5 55 %, the 7 45 %. At rest the colours name A the 3, B the 7, C the 5. B is
+    potted: a nine-ball pot is most likely the lowest ball on, and the table can be named
+    without a 3 left on it (A the 5, C the 7) at little cost: the pot is the 3's, A the 5 and
+    C the 7 from then on. (Asking only whether A reads the 3 more than the 7, it stays the 7.)"""
+    named, pos = _pot({"7": 0.55, "3": 0.45}, {"3": 0.55, "5": 0.45})
+    assert [e.balls for e in named.events] == [("white",), ("white", "3"), ("3",)]
+    assert pos["5"] == (400.0, 700.0) and pos["7"] == (900.0, 1800.0) and "3" not in pos
+
+
+def test_a_pot_stays_its_colour_when_it_reads_plainly_or_a_ball_left_reads_the_lower() -> None:
+    """B reads the 7 99 %: the pot is the 7's. B reads the 7 55 % / the 3 45 %, but A, on the
+    table, reads the 3 99.9 %: the 3 is still on the table, so the pot is the 7's."""
+    for b_reads, a_reads in (({"7": 0.99, "3": 0.01}, {"3": 0.55, "5": 0.45}),
+                             ({"7": 0.55, "3": 0.45}, {"3": 0.999, "5": 0.001})):
+        named, pos = _pot(b_reads, a_reads)
+        assert [e.balls for e in named.events] == [("white",), ("white", "7"), ("7",)]
+        assert pos["3"] == (400.0, 700.0)
+
+
+def test_a_number_no_ball_reads_as_is_not_on_the_table() -> None:
+    """The solver alone, nine numbers free (the 1 and the 2 potted unseen: no ball on the
+    table reads as them). The potted ball reads the 7 60 %, the 3 40 %; the ball left reads
+    the 7 surely: the pot is the 3, the lowest number a ball could be, though the 1 and the 2
+    are free. Where the ball left reads the 3 surely, the pot is the 7."""
+    seen = np.zeros((2, 9))
+    seen[0, [6, 2]] = 6.0, 4.0
+    seen[1, 6] = 10.0
+    assert NUMBERS[potted_number(seen, NUMBERS, 0, [1], list(range(9)))] == "3"
+    seen[1] = 0.0
+    seen[1, 2] = 10.0
+    assert NUMBERS[potted_number(seen, NUMBERS, 0, [1], list(range(9)))] == "7"
