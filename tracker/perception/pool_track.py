@@ -83,6 +83,12 @@ class PoolTrackParams:
             back read as an object ball, 0.81 the cue ball, while the 11 at rest 360 mm away,
             0.51, held the claim: the cue ball's track moved to the 11 for the rest of the
             rack, and a stroke was lost; bench/pool_synth.py eight-ball side seed 4).
+        cue_lost_side_radii: a moving cue ball that no detection near where it heads claims is
+            carried on by the detection there that no followed object ball explains, not
+            behind it and at most this many ball radii to the side of its line of motion
+            (:meth:`_cue_going_on`): partly hidden, the cue ball reads as another ball and its
+            centre off its line (the real 9-ball clearance, 52.5 s: read as the 11 and the 15,
+            2.7 radii to the side, the first picture after it was lost).
     """
 
     match_radii: float = 1.0
@@ -97,6 +103,7 @@ class PoolTrackParams:
     hidden_none: float = 0.5
     cue_sure: float = 0.7
     cue_jump_mm: float = 200.0
+    cue_lost_side_radii: float = 3.0
 
 
 class PoolTracker:
@@ -198,12 +205,43 @@ class PoolTracker:
         claims = det.cls == white
         demote = claims & ~near & (cue < self.params.cue_sure)
         promote = ~claims & near & (cue >= self.params.cue_sure)
+        if not (claims & near & ~demote).any() and not promote.any():
+            promote = self._cue_going_on(det, ahead, near & ~claims)
         if not demote.any() and not promote.any():
             return det
         out = det[np.ones(len(det), bool)]
         out.cls, out.conf = out.cls.copy(), out.conf.copy()
         out.cls[demote], out.conf[demote] = red, out.probs[demote, red] if len(out.probs) else 1.0
         out.cls[promote], out.conf[promote] = white, cue[promote]
+        return out
+
+    def _cue_going_on(self, det: BallDetections, ahead: np.ndarray,
+                      near: np.ndarray) -> np.ndarray:
+        """(N,) bool: the detection that carries on a moving cue ball seen nowhere near where
+        it heads (``ahead``, mm): of the detections ``near`` there, the nearest no followed
+        object ball explains (none within two radii of an object ball's place) not behind the
+        cue ball and near its line of motion (``cue_lost_side_radii``). A cue ball partly
+        hidden (passing behind a player's legs, in the shade of a sleeve) reads as another
+        ball: an object-ball track took it up and the cue ball stayed hidden where it was lost,
+        so its next stroke was not seen to start (the real 9-ball clearance, 52.5 s)."""
+        out = np.zeros(len(det), bool)
+        s = self.inner.slots["white"]
+        reach = 2.0 * self.table.ball_radius
+        placed = [o.pos for b, o in self.inner.slots.items()
+                  if b != "white" and o.on_table and o.pos is not None]
+        cand = [i for i in np.nonzero(near)[0]
+                if not placed or min(float(np.linalg.norm(det.mm[i] - q)) for q in placed) > reach]
+        speed = float(np.linalg.norm(s.vel))
+        if speed <= 0:
+            return out
+        along = s.vel / speed
+        side_max = self.params.cue_lost_side_radii * self.table.ball_radius
+        d = det.mm[cand] - s.pos
+        ahead_mm, side_mm = d @ along, np.abs(d[:, 1] * along[0] - d[:, 0] * along[1])
+        ok = [i for i, a, b in zip(cand, ahead_mm, side_mm, strict=True)
+              if a >= -self.table.ball_radius and b <= side_max]
+        if ok:
+            out[min(ok, key=lambda i: float(np.linalg.norm(det.mm[i] - ahead)))] = True
         return out
 
     def update(self, frame: int, det: BallDetections) -> TableState:
