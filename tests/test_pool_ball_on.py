@@ -96,3 +96,40 @@ def test_a_number_no_ball_reads_as_is_not_on_the_table() -> None:
     seen[1] = 0.0
     seen[1, 2] = 10.0
     assert NUMBERS[potted_number(seen, NUMBERS, 0, [1], list(range(9)))] == "7"
+
+
+def test_a_track_lost_outside_any_stroke_pots_no_number() -> None:
+    """A, read surely as the 3, runs into a pocket with no stroke seen (a hand, a track that
+    followed a player): its number is still on for the game. D, read the 7 55 % / the 3 45 %,
+    then goes down in a stroke: it is the 3, the lowest ball on (E reads the 5)."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(9), lowest_first=True)
+    a, d, e = np.array([460.0, 1000.0]), np.array([300.0, 600.0]), (900.0, 1800.0)
+    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
+
+    def seen(balls: list) -> object:
+        det = _frame([("cue", CUE), *[("none" if lab in "DE" else lab, p) for lab, p in balls]])
+        for i, (lab, _) in enumerate(balls, start=1):
+            if lab == "D":
+                det.identity[i] = _reads({"7": 0.55, "3": 0.45})
+            elif lab == "E":
+                det.identity[i] = _reads({"5": 0.9, "7": 0.1})
+        return det
+
+    frame = 0
+    for path, rest in ((a, [("D", tuple(d)), ("E", e)]), (d, [("E", e)])):
+        lab = "3" if path is a else "D"
+        for _ in range(50):
+            tr.update(frame, seen([(lab, tuple(path)), *rest]))
+            frame += 1
+        for k in range(1, 8):
+            tr.update(frame, seen([("none", tuple(path + (pocket - path) * k / 8.0)), *rest]))
+            frame += 1
+        for _ in range(40):
+            tr.update(frame, seen(rest))
+            frame += 1
+    was = next(n for s, n in tr.names.items() if tr.inner.slots[s].pos is not None
+               and not tr.inner.slots[s].on_table and n != "3")
+    assert was == "7"  # named at rest while the 3's name was held by A
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.POT, 0.8, (was,), pocket="top_left")))
+    assert [ev.balls for ev in tr.named_pots(shot).events] == [("white",), ("3",)]

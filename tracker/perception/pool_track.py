@@ -148,6 +148,10 @@ class PoolTracker:
         #: last stroke's record was named: only such a ball potted may have gone down under
         #: another's name
         self.crossed: set[str] = set()
+        #: the names of the balls potted in the strokes' records so far (:meth:`named_pots`):
+        #: the balls no longer on for the game (a track lost outside any stroke, its ball
+        #: taken for gone, pots nothing)
+        self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
@@ -289,12 +293,17 @@ class PoolTracker:
             shot = replace(shot, events=tuple(
                 replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
                 if e.type in gone else e for e in shot.events))
-        return self.lowest_on(shot, gone_now) if self.lowest_first else shot
+        if self.lowest_first:
+            shot = self.lowest_on(shot, gone_now)
+        self.potted |= {e.balls[0] for e in shot.events if e.type == EventType.POT}
+        return shot
 
     def lowest_on(self, shot: Shot, gone_now: dict[str, str]) -> Shot:
         """``shot`` (a stroke just ended; ``gone_now``: slot -> name of the balls potted or off
         the table in it) with its first potted ball named by the likeliest naming of every
-        ball in play and the odds that a nine-ball pot is of the lowest ball on
+        ball in play, among the numbers not potted in an earlier stroke's record (a track lost
+        outside any stroke potted nothing), and the odds that a nine-ball pot is of the lowest
+        ball on
         (:func:`tracker.perception.pool_ball_on.potted_number`, checked against the colours
         of the balls left on the table); the ball on the table that held that name takes the
         potted ball's old one, in the record and from now on."""
@@ -302,10 +311,10 @@ class PoolTracker:
         potted = next((s for s, n in gone_now.items() if pots and n == pots[0]), None)
         if potted is None:
             return shot
-        in_play = [s for s in self.slots_ids if s in gone_now or self.inner.slots[s].on_table]
-        taken = {self.names[s] for s in self.slots_ids if s not in in_play
-                 and self.inner.slots[s].pos is not None}
-        free = [k for k, n in enumerate(self.numbers) if n not in taken]
+        gone = {e.balls[0] for e in shot.events if e.type in (EventType.POT, EventType.OFF_TABLE)}
+        in_play = [s for s in self.slots_ids
+                   if gone_now.get(s) in gone or self.inner.slots[s].on_table]
+        free = [k for k, n in enumerate(self.numbers) if n not in self.potted]
         if self.numbers.index(self.names[potted]) not in free:
             return shot
         rows = [self.slots_ids.index(s) for s in in_play]
