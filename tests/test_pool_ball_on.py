@@ -133,3 +133,38 @@ def test_a_track_lost_outside_any_stroke_pots_no_number() -> None:
     shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
                     Event(EventType.POT, 0.8, (was,), pocket="top_left")))
     assert [ev.balls for ev in tr.named_pots(shot).events] == [("white",), ("3",)]
+
+
+def test_a_ball_still_where_it_stood_was_not_potted() -> None:
+    """The 6 (A) rests at (400, 700); a player walks past and its track follows a sleeve into
+    the top-left pocket while the 6, seen again where it stood, is taken up by another track.
+    At the stroke's end the pot is dropped with a note for review and the ball there is the 6
+    again (the pots above, their places bare, stay)."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(9), lowest_first=True)
+    a, nine = np.array([400.0, 700.0]), (900.0, 1800.0)
+    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
+    frame = 0
+    for _ in range(50):
+        tr.update(frame, _frame([("cue", CUE), ("6", tuple(a)), ("9", nine)]))
+        frame += 1
+    start = a + np.array([0.0, 3.0 * TABLE.ball_radius])  # the sleeve beside the 6
+    for k in range(0, 8):  # the 6's track jumps to the sleeve and follows it away
+        p = start + (pocket - start) * k / 8.0
+        tr.update(frame, _frame([("cue", CUE), ("none", tuple(p)), ("9", nine)]))
+        frame += 1
+    for _ in range(40):  # the sleeve gone into the pocket's corner; the 6 seen where it stood
+        st = tr.update(frame, _frame([("cue", CUE), ("none", tuple(a)), ("9", nine)]))
+        frame += 1
+    gone = next(n for s, n in tr.names.items() if tr.inner.slots[s].pos is not None
+                and not tr.inner.slots[s].on_table)
+    there = next(b for b, q in st.pos.items() if q == tuple(a))
+    assert gone == "6" and there != "6"
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.POT, 0.8, ("6",), pocket="top_left")),
+                positions_before={"white": CUE, "6": tuple(a), "9": nine},
+                positions_after={"white": CUE, there: tuple(a), "9": nine})
+    named = tr.named_pots(shot)
+    assert [e.type for e in named.events] == [EventType.STRIKE]
+    assert named.positions_after["6"] == tuple(a) and "still where it stood" in named.needs_review[-1]
+    st = tr.update(frame, _frame([("cue", CUE), ("none", tuple(a)), ("9", nine)]))
+    assert st.pos["6"] == tuple(a)

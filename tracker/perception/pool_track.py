@@ -32,6 +32,7 @@ from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
 from tracker.records.shot import EventType, Shot
 from tracker.rules.ballset import BallSet
+from tracker.words import the_ball
 
 
 @dataclass(frozen=True)
@@ -89,6 +90,12 @@ class PoolTrackParams:
             (:meth:`_cue_going_on`): partly hidden, the cue ball reads as another ball and its
             centre off its line (the real 9-ball clearance, 52.5 s: read as the 11 and the 15,
             2.7 radii to the side, the first picture after it was lost).
+        stayed_radii, stayed_from_radii: a ball potted in a stroke is still on the table when
+            at the stroke's end a ball rests within ``stayed_radii`` ball radii of where it
+            stood before, one that stood ``stayed_from_radii`` or more away before (or was not
+            seen) and that nothing in the stroke moved (:meth:`_still_there`): a ball sent
+            there would have been hit (a contact), a cue ball stopped by the contact rests
+            two radii short of the object ball's place and is not asked about.
     """
 
     match_radii: float = 1.0
@@ -104,6 +111,8 @@ class PoolTrackParams:
     cue_sure: float = 0.7
     cue_jump_mm: float = 200.0
     cue_lost_side_radii: float = 3.0
+    stayed_radii: float = 1.0
+    stayed_from_radii: float = 4.0
 
 
 class PoolTracker:
@@ -274,7 +283,9 @@ class PoolTracker:
         track may have crossed another's during the stroke (:attr:`crossed`) is named again:
         one that went down alone was the ball it was named at rest (from the side on red cloth
         the 11 left on the table read as the 15 after the 15 was potted alone, and took the
-        pot). Contacts keep the names the balls had when struck."""
+        pot). Contacts keep the names the balls had when struck. A pot of a ball still where
+        it stood is dropped first (:meth:`_still_there`)."""
+        shot = self._still_there(shot)
         rename: dict[str, str] = {}
         for slot, (was, then) in self.gone_as.items():
             if slot not in self.crossed:
@@ -297,6 +308,49 @@ class PoolTracker:
             shot = self.lowest_on(shot, gone_now)
         self.potted |= {e.balls[0] for e in shot.events if e.type == EventType.POT}
         return shot
+
+    def _still_there(self, shot: Shot) -> Shot:
+        """``shot`` without the pots of balls still where they stood: where a potted ball
+        rested before the stroke (within ``stayed_radii`` ball radii) a ball rests at its end
+        that stood elsewhere before (``stayed_from_radii`` or more away, or nowhere) and that
+        nothing in the stroke moved (no contact, no cushion): the potted ball's track left with
+        a player walking past (a hand, a sleeve read as the ball) and the ball, seen again
+        where it was, was taken up by another track (the real 9-ball clearance, 32.8 s: the 6
+        "potted" in a corner while it stood where it was). That track takes the ball's name,
+        the gone track the other's, and the record says so for review."""
+        before, after = shot.positions_before or {}, shot.positions_after or {}
+        moved = {b for e in shot.events if e.type != EventType.POT for b in e.balls}
+        near = self.params.stayed_radii * self.table.ball_radius
+        away = self.params.stayed_from_radii * self.table.ball_radius
+        void: dict[str, str] = {}
+        for e in shot.events:
+            x = e.balls[0] if e.type == EventType.POT and e.balls else "white"
+            if x == "white" or x not in before:
+                continue
+            p = np.asarray(before[x], float)
+            for y, q in after.items():
+                if (y not in (x, "white") and y not in moved and y not in void.values()
+                        and float(np.linalg.norm(np.asarray(q, float) - p)) <= near
+                        and (y not in before
+                             or float(np.linalg.norm(np.asarray(before[y], float) - p)) >= away)):
+                    void[x] = y
+                    break
+        if not void:
+            return shot
+        for x, y in void.items():
+            gone = next((g for g, (n, _) in self.gone_as.items() if n == x), None)
+            held = next((h for h, n in self.names.items() if n == y and h != gone), None)
+            if gone is None or held is None:
+                continue
+            self.names[held], self.names[gone] = x, y
+            self.gone_as[gone] = (y, self.gone_as[gone][1])
+        back = {y: x for x, y in void.items()}
+        notes = tuple(f"{the_ball(x)} was taken for potted but is still where it stood (a player "
+                      "passing by was followed instead): not called potted; check" for x in void)
+        return replace(shot, events=tuple(e for e in shot.events
+                                          if not (e.type == EventType.POT and e.balls[0] in void)),
+                       positions_after={back.get(b, b): q for b, q in after.items()},
+                       needs_review=(*shot.needs_review, *notes))
 
     def lowest_on(self, shot: Shot, gone_now: dict[str, str]) -> Shot:
         """``shot`` (a stroke just ended; ``gone_now``: slot -> name of the balls potted or off
