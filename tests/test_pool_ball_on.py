@@ -160,11 +160,12 @@ def test_a_ball_still_where_it_stood_was_not_potted() -> None:
     there = next(b for b, q in st.pos.items() if q == tuple(a))
     assert gone == "6" and there != "6"
     shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
-                    Event(EventType.POT, 0.8, ("6",), pocket="top_left")),
+                    Event(EventType.POT, 0.8, ("6",), pocket="top_left"),
+                    Event(EventType.CUSHION, 0.9, (there,), cushion="top")),  # its track jumped
                 positions_before={"white": CUE, "6": tuple(a), "9": nine},
                 positions_after={"white": CUE, there: tuple(a), "9": nine})
     named = tr.named_pots(shot)
-    assert [e.type for e in named.events] == [EventType.STRIKE]
+    assert [e.type for e in named.events] == [EventType.STRIKE, EventType.CUSHION]
     assert named.positions_after["6"] == tuple(a) and "still where it stood" in named.needs_review[-1]
     st = tr.update(frame, _frame([("cue", CUE), ("none", tuple(a)), ("9", nine)]))
     assert st.pos["6"] == tuple(a)

@@ -93,7 +93,7 @@ class PoolTrackParams:
         stayed_radii, stayed_from_radii: a ball potted in a stroke is still on the table when
             at the stroke's end a ball rests within ``stayed_radii`` ball radii of where it
             stood before, one that stood ``stayed_from_radii`` or more away before (or was not
-            seen) and that nothing in the stroke moved (:meth:`_still_there`): a ball sent
+            seen) and that no ball touched in the stroke (:meth:`_still_there`): a ball sent
             there would have been hit (a contact), a cue ball stopped by the contact rests
             two radii short of the object ball's place and is not asked about.
     """
@@ -313,13 +313,14 @@ class PoolTracker:
         """``shot`` without the pots of balls still where they stood: where a potted ball
         rested before the stroke (within ``stayed_radii`` ball radii) a ball rests at its end
         that stood elsewhere before (``stayed_from_radii`` or more away, or nowhere) and that
-        nothing in the stroke moved (no contact, no cushion): the potted ball's track left with
+        no ball touched in the stroke (a ball sent there is hit; a track that jumped there, as
+        a player's sleeve was followed, may read a cushion on the way): the potted ball's track left with
         a player walking past (a hand, a sleeve read as the ball) and the ball, seen again
         where it was, was taken up by another track (the real 9-ball clearance, 32.8 s: the 6
         "potted" in a corner while it stood where it was). That track takes the ball's name,
         the gone track the other's, and the record says so for review."""
         before, after = shot.positions_before or {}, shot.positions_after or {}
-        moved = {b for e in shot.events if e.type != EventType.POT for b in e.balls}
+        hit = {b for e in shot.events if e.type == EventType.CONTACT for b in e.balls}
         near = self.params.stayed_radii * self.table.ball_radius
         away = self.params.stayed_from_radii * self.table.ball_radius
         void: dict[str, str] = {}
@@ -329,7 +330,7 @@ class PoolTracker:
                 continue
             p = np.asarray(before[x], float)
             for y, q in after.items():
-                if (y not in (x, "white") and y not in moved and y not in void.values()
+                if (y not in (x, "white") and y not in hit and y not in void.values()
                         and float(np.linalg.norm(np.asarray(q, float) - p)) <= near
                         and (y not in before
                              or float(np.linalg.norm(np.asarray(before[y], float) - p)) >= away)):
