@@ -1,7 +1,7 @@
 """The real pool clips through ``process`` as a user runs them (issue 33).
 
     python bench/pool_process.py [--mode pool|snooker] [--only NAME] [--json OUT]
-    python bench/pool_process.py --boxes
+    python bench/pool_process.py --boxes [--detector learned]
 
 ``--mode pool`` (default): each clip with its game, as ``snooker-tracker process CLIP --ruleset
 eight-ball`` (the albertomors clips, overhead_break) or ``--ruleset nine-ball`` (the
@@ -147,14 +147,17 @@ def judged(name: str, got: dict[str, Any]) -> dict[str, Any]:
             "truth": t["kinds"], "got": kinds}
 
 
-def boxes() -> None:
-    """The pool identity at the labelled boxes: recall and precision per kind, per split."""
+def boxes(detector: str = "auto") -> None:
+    """The pool identity at the labelled boxes: recall and precision per kind, per split
+    (``detector`` learned: the learned pool classifier, as ``process --detector learned``;
+    else the colours, the product's default)."""
     import cv2
     import numpy as np
 
-    from tracker.perception.pool_identity import LABELS, PoolIdentity
+    from tracker.perception.pool_identity import LABELS, PoolIdentity, load_pool_classifier
 
-    ident = PoolIdentity()
+    ident = PoolIdentity(load_pool_classifier() if detector == "learned" else None)
+    print(f"named by {ident.source}")
     for split, names in (("development", sorted(DEV - {"9_ball_clearance"})),
                          ("test", ["game1_clip1", "game1_clip2", "game1_clip4"])):
         pairs = []
@@ -185,7 +188,7 @@ def main() -> None:
                          "pool classifier, the others by colour")
     args = ap.parse_args()
     if args.boxes:
-        boxes()
+        boxes(args.detector)
         return
     if not FOOTAGE.is_dir():
         raise SystemExit(f"no pool footage at {FOOTAGE}: nothing to measure")

@@ -25,12 +25,14 @@ from scipy.optimize import linear_sum_assignment
 
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
+from tracker.perception.pool_ball_on import BallOnParams, potted_number
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
 from tracker.records.shot import EventType, Shot
 from tracker.rules.ballset import BallSet
+from tracker.words import the_ball
 
 
 @dataclass(frozen=True)
@@ -59,11 +61,12 @@ class PoolTrackParams:
         rename_margin: the balls are named again only when the new names' votes (summed log
             probabilities) beat those of the names held by more than this (nats: 1 is odds of
             e to 1), so a ball followed keeps its name while the evidence wavers between two.
-        lowest_on_share: a game whose ball on is the lowest-numbered (nine-ball): the first
-            ball potted in a stroke and the ball named the lowest on the table swap names
-            when neither is read as its own number more than this share of the two numbers'
-            readings (:meth:`lowest_on`): where the colours cannot tell them apart (the blue
-            2, green 6 and black 8 of a dim phone video), the player aimed at the ball on.
+        ball_on: a game whose ball on is the lowest-numbered (nine-ball): the first ball
+            potted in a stroke is named by the likeliest naming of every ball in play and the
+            game's prior that the pot was of the lowest ball on (:meth:`lowest_on`,
+            :mod:`tracker.perception.pool_ball_on`): where the colours cannot tell balls apart
+            (the red 3 and maroon 7, the blue 2, green 6 and black 8 of a dim phone video), the
+            player aimed at the ball on.
         hidden_full, hidden_none: a frame's reading counts by how well the ball is seen: a
             ball partly hidden behind a nearer one (its image disc overlapped by the disc of a
             ball lower in the picture, by this share of its diameter: :func:`hidden_shares`)
@@ -81,6 +84,18 @@ class PoolTrackParams:
             back read as an object ball, 0.81 the cue ball, while the 11 at rest 360 mm away,
             0.51, held the claim: the cue ball's track moved to the 11 for the rest of the
             rack, and a stroke was lost; bench/pool_synth.py eight-ball side seed 4).
+        cue_lost_side_radii: a moving cue ball that no detection near where it heads claims is
+            carried on by the detection there that no followed object ball explains, not
+            behind it and at most this many ball radii to the side of its line of motion
+            (:meth:`_cue_going_on`): partly hidden, the cue ball reads as another ball and its
+            centre off its line (the real 9-ball clearance, 52.5 s: read as the 11 and the 15,
+            2.7 radii to the side, the first picture after it was lost).
+        stayed_radii, stayed_from_radii: a ball potted in a stroke is still on the table when
+            at the stroke's end a ball rests within ``stayed_radii`` ball radii of where it
+            stood before, one that stood ``stayed_from_radii`` or more away before (or was not
+            seen) and that no ball touched in the stroke (:meth:`_still_there`): a ball sent
+            there would have been hit (a contact), a cue ball stopped by the contact rests
+            two radii short of the object ball's place and is not asked about.
     """
 
     match_radii: float = 1.0
@@ -90,11 +105,14 @@ class PoolTrackParams:
     crossing_radii: float = 4.0
     crossing_decay: float = 0.3
     rename_margin: float = 1.0
-    lowest_on_share: float = 0.8
+    ball_on: BallOnParams = BallOnParams()
     hidden_full: float = 0.15
     hidden_none: float = 0.5
     cue_sure: float = 0.7
     cue_jump_mm: float = 200.0
+    cue_lost_side_radii: float = 3.0
+    stayed_radii: float = 1.0
+    stayed_from_radii: float = 4.0
 
 
 class PoolTracker:
@@ -139,6 +157,10 @@ class PoolTracker:
         #: last stroke's record was named: only such a ball potted may have gone down under
         #: another's name
         self.crossed: set[str] = set()
+        #: the names of the balls potted in the strokes' records so far (:meth:`named_pots`):
+        #: the balls no longer on for the game (a track lost outside any stroke, its ball
+        #: taken for gone, pots nothing)
+        self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
@@ -196,12 +218,43 @@ class PoolTracker:
         claims = det.cls == white
         demote = claims & ~near & (cue < self.params.cue_sure)
         promote = ~claims & near & (cue >= self.params.cue_sure)
+        if not (claims & near & ~demote).any() and not promote.any():
+            promote = self._cue_going_on(det, ahead, near & ~claims)
         if not demote.any() and not promote.any():
             return det
         out = det[np.ones(len(det), bool)]
         out.cls, out.conf = out.cls.copy(), out.conf.copy()
         out.cls[demote], out.conf[demote] = red, out.probs[demote, red] if len(out.probs) else 1.0
         out.cls[promote], out.conf[promote] = white, cue[promote]
+        return out
+
+    def _cue_going_on(self, det: BallDetections, ahead: np.ndarray,
+                      near: np.ndarray) -> np.ndarray:
+        """(N,) bool: the detection that carries on a moving cue ball seen nowhere near where
+        it heads (``ahead``, mm): of the detections ``near`` there, the nearest no followed
+        object ball explains (none within two radii of an object ball's place) not behind the
+        cue ball and near its line of motion (``cue_lost_side_radii``). A cue ball partly
+        hidden (passing behind a player's legs, in the shade of a sleeve) reads as another
+        ball: an object-ball track took it up and the cue ball stayed hidden where it was lost,
+        so its next stroke was not seen to start (the real 9-ball clearance, 52.5 s)."""
+        out = np.zeros(len(det), bool)
+        s = self.inner.slots["white"]
+        reach = 2.0 * self.table.ball_radius
+        placed = [o.pos for b, o in self.inner.slots.items()
+                  if b != "white" and o.on_table and o.pos is not None]
+        cand = [i for i in np.nonzero(near)[0]
+                if not placed or min(float(np.linalg.norm(det.mm[i] - q)) for q in placed) > reach]
+        speed = float(np.linalg.norm(s.vel))
+        if speed <= 0:
+            return out
+        along = s.vel / speed
+        side_max = self.params.cue_lost_side_radii * self.table.ball_radius
+        d = det.mm[cand] - s.pos
+        ahead_mm, side_mm = d @ along, np.abs(d[:, 1] * along[0] - d[:, 0] * along[1])
+        ok = [i for i, a, b in zip(cand, ahead_mm, side_mm, strict=True)
+              if a >= -self.table.ball_radius and b <= side_max]
+        if ok:
+            out[min(ok, key=lambda i: float(np.linalg.norm(det.mm[i] - ahead)))] = True
         return out
 
     def update(self, frame: int, det: BallDetections) -> TableState:
@@ -230,7 +283,9 @@ class PoolTracker:
         track may have crossed another's during the stroke (:attr:`crossed`) is named again:
         one that went down alone was the ball it was named at rest (from the side on red cloth
         the 11 left on the table read as the 15 after the 15 was potted alone, and took the
-        pot). Contacts keep the names the balls had when struck."""
+        pot). Contacts keep the names the balls had when struck. A pot of a ball still where
+        it stood is dropped first (:meth:`_still_there`)."""
+        shot = self._still_there(shot)
         rename: dict[str, str] = {}
         for slot, (was, then) in self.gone_as.items():
             if slot not in self.crossed:
@@ -249,33 +304,85 @@ class PoolTracker:
             shot = replace(shot, events=tuple(
                 replace(e, balls=tuple(rename.get(b, b) for b in e.balls))
                 if e.type in gone else e for e in shot.events))
-        return self.lowest_on(shot, gone_now) if self.lowest_first else shot
+        if self.lowest_first:
+            shot = self.lowest_on(shot, gone_now)
+        self.potted |= {e.balls[0] for e in shot.events if e.type == EventType.POT}
+        return shot
+
+    def _still_there(self, shot: Shot) -> Shot:
+        """``shot`` without the pots of balls still where they stood: where a potted ball
+        rested before the stroke (within ``stayed_radii`` ball radii) a ball rests at its end
+        that stood elsewhere before (``stayed_from_radii`` or more away, or nowhere) and that
+        no ball touched in the stroke (a ball sent there is hit; a track that jumped there, as
+        a player's sleeve was followed, may read a cushion on the way): the potted ball's track left with
+        a player walking past (a hand, a sleeve read as the ball) and the ball, seen again
+        where it was, was taken up by another track (the real 9-ball clearance, 32.8 s: the 6
+        "potted" in a corner while it stood where it was). That track takes the ball's name,
+        the gone track the other's, and the record says so for review."""
+        before, after = shot.positions_before or {}, shot.positions_after or {}
+        hit = {b for e in shot.events if e.type == EventType.CONTACT for b in e.balls}
+        near = self.params.stayed_radii * self.table.ball_radius
+        away = self.params.stayed_from_radii * self.table.ball_radius
+        void: dict[str, str] = {}
+        for e in shot.events:
+            x = e.balls[0] if e.type == EventType.POT and e.balls else "white"
+            if x == "white" or x not in before:
+                continue
+            p = np.asarray(before[x], float)
+            for y, q in after.items():
+                if (y not in (x, "white") and y not in hit and y not in void.values()
+                        and float(np.linalg.norm(np.asarray(q, float) - p)) <= near
+                        and (y not in before
+                             or float(np.linalg.norm(np.asarray(before[y], float) - p)) >= away)):
+                    void[x] = y
+                    break
+        if not void:
+            return shot
+        for x, y in void.items():
+            gone = next((g for g, (n, _) in self.gone_as.items() if n == x), None)
+            held = next((h for h, n in self.names.items() if n == y and h != gone), None)
+            if gone is None or held is None:
+                continue
+            self.names[held], self.names[gone] = x, y
+            self.gone_as[gone] = (y, self.gone_as[gone][1])
+        back = {y: x for x, y in void.items()}
+        notes = tuple(f"{the_ball(x)} was taken for potted but is still where it stood (a player "
+                      "passing by was followed instead): not called potted; check" for x in void)
+        return replace(shot, events=tuple(e for e in shot.events
+                                          if not (e.type == EventType.POT and e.balls[0] in void)),
+                       positions_after={back.get(b, b): q for b, q in after.items()},
+                       needs_review=(*shot.needs_review, *notes))
 
     def lowest_on(self, shot: Shot, gone_now: dict[str, str]) -> Shot:
         """``shot`` (a stroke just ended; ``gone_now``: slot -> name of the balls potted or off
-        the table in it) with its first potted ball and the lowest-numbered ball that was on
-        the table swapping names, in the record and from now on, when the camera cannot tell
-        the two apart (:attr:`PoolTrackParams.lowest_on_share`): a nine-ball player aims at
-        the lowest ball, so of two balls alike the one potted is that one."""
+        the table in it) with its first potted ball named by the likeliest naming of every
+        ball in play, among the numbers not potted in an earlier stroke's record (a track lost
+        outside any stroke potted nothing), and the odds that a nine-ball pot is of the lowest
+        ball on
+        (:func:`tracker.perception.pool_ball_on.potted_number`, checked against the colours
+        of the balls left on the table); the ball on the table that held that name takes the
+        potted ball's old one, in the record and from now on."""
         pots = [e.balls[0] for e in shot.events if e.type == EventType.POT]
         potted = next((s for s, n in gone_now.items() if pots and n == pots[0]), None)
         if potted is None:
             return shot
-        on = [n for s, n in self.names.items() if s in gone_now or self.inner.slots[s].on_table]
-        low = min(on, key=int)
-        own = gone_now[potted]
-        holder = next((s for s, n in self.names.items() if n == low and s not in gone_now
-                       and self.inner.slots[s].on_table), None)
-        if own == low or holder is None:
+        gone = {e.balls[0] for e in shot.events if e.type in (EventType.POT, EventType.OFF_TABLE)}
+        in_play = [s for s in self.slots_ids
+                   if gone_now.get(s) in gone or self.inner.slots[s].on_table]
+        free = [k for k, n in enumerate(self.numbers) if n not in self.potted]
+        if self.numbers.index(self.names[potted]) not in free:
             return shot
-        a, b = self.numbers.index(own), self.numbers.index(low)
-        i, j = self.slots_ids.index(potted), self.slots_ids.index(holder)
-        share = self.params.lowest_on_share
-        if (self.seen[i, a] > share * (self.seen[i, a] + self.seen[i, b])
-                or self.seen[j, b] > share * (self.seen[j, a] + self.seen[j, b])):
-            return shot  # one of them shows its own number plainly
-        self.names[potted], self.names[holder] = low, own
-        swap = {own: low, low: own}
+        rows = [self.slots_ids.index(s) for s in in_play]
+        c = potted_number(self.seen, self.numbers, self.slots_ids.index(potted), rows, free,
+                          self.params.ball_on)
+        own, new = self.names[potted], self.numbers[c]
+        if new == own:
+            return shot
+        holder = next((s for s, n in self.names.items() if n == new and s != potted), None)
+        if holder is not None:
+            self.names[holder] = own
+        self.names[potted] = new
+        swap = {own: new, new: own}
         return replace(shot, events=tuple(replace(e, balls=tuple(swap.get(x, x) for x in e.balls))
                                           for e in shot.events))
 

@@ -471,6 +471,8 @@ class RefereeRun(Referee):
     def _end_stroke(self, note: str) -> tuple[Shot | None, list[dict[str, Any]]]:
         """Call the stroke under way, if any, on what was seen (``note`` for review)."""
         shot = self.strokes.end_now(note)
+        if shot is not None and isinstance(self.tracker, PoolTracker):
+            shot = self.tracker.named_pots(shot)  # named as a stroke that ended at rest is
         return (None, []) if shot is None else self._referee(self._reviewed(shot))
 
     def _reviewed(self, shot: Shot) -> Shot:
