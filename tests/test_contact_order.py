@@ -62,3 +62,18 @@ def test_without_the_departures_the_path_puts_the_8_first():
     shots = _glance(StrokeParams(depart_sightings=1))
     assert len(shots) == 1
     assert _first_contact(shots[0]) == ("white", "8")
+
+
+def test_a_ball_seen_once_leaving_rest_has_no_departure():
+    """The overhead view of the same stroke: the 8 is seen in the picture it leaves rest (a
+    detection 15 mm off its place) and not again until long after. Sightings that far apart
+    fit no moment of leaving (one fitted across them put the 8 first, before the strike,
+    and called a foul); two pictures in a row do."""
+    from tracker.perception.sightings import departure
+    from tracker.perception.stroke import Stroke
+
+    s = Stroke(t0=31.94, before={"8": (448.0, 1886.0)}, started={"8": 32.0})
+    s.sighted["8"] = [(32.0, (434.0, 1880.0)), (32.6, (470.0, 1900.0))]
+    assert departure(s, "8", 3, 100.0, FPS) is None
+    s.sighted["8"] = [(32.0, (458.0, 1886.0)), (32.04, (468.0, 1886.0))]
+    assert abs(departure(s, "8", 3, 100.0, FPS) - 31.96) < 1e-6

@@ -111,16 +111,19 @@ def contacts_by_paths(stroke: Stroke, two_r: float, params: StrokeParams, fps: f
                                        confidence=params.path_contact_confidence))
 
 
-def departure(stroke: Stroke, ball: str, n_sightings: int, min_speed: float) -> float | None:
+def departure(stroke: Stroke, ball: str, n_sightings: int, min_speed: float,
+              fps: float) -> float | None:
     """When (s) ``ball`` left where it stood before the stroke: its distance from there (mm)
-    over its first ``n_sightings`` sightings since it was seen leaving rest, fitted by a
-    straight line in time back to zero. None: fewer than two sightings, or slower than
-    ``min_speed`` (mm/s; a crawl's moment is lost in the noise of its place)."""
+    in the ``n_sightings`` pictures (at ``fps``) from the one it was seen leaving rest in,
+    fitted by a straight line in time back to zero. None: seen in fewer than two of those
+    pictures (unseen, its place is the tracker's guess), or slower than ``min_speed`` (mm/s;
+    a crawl's moment is lost in the noise of its place)."""
     rest, t_start = stroke.before.get(ball), stroke.started.get(ball)
     if rest is None or t_start is None:
         return None
-    seen = [(t, p) for t, p in stroke.sighted.get(ball, []) if t >= t_start - 1e-6][:n_sightings]
-    if len(seen) < 2:
+    t_end = t_start + (n_sightings - 0.5) / fps
+    seen = [(t, p) for t, p in stroke.sighted.get(ball, []) if t_start - 1e-6 <= t <= t_end]
+    if len(seen) < 2 or seen[0][0] > t_start + 1e-6:
         return None
     ts = np.array([t for t, _ in seen])
     d = np.linalg.norm(np.array([p for _, p in seen], float) - np.asarray(rest, float), axis=1)
@@ -142,7 +145,7 @@ def order_first_contacts(stroke: Stroke, fps: float, params: StrokeParams) -> No
             e is r for e in cue[:2] for r in stroke.rack_contacts):
         return
     balls = [next(b for b in e.balls if b != B.WHITE) for e in cue[:2]]
-    left = [departure(stroke, b, params.depart_sightings, params.depart_min_speed_mm_s)
+    left = [departure(stroke, b, params.depart_sightings, params.depart_min_speed_mm_s, fps)
             for b in balls]
     if left[0] is None or left[1] is None or left[1] > left[0] - params.depart_margin_s:
         return
