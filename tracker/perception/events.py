@@ -22,6 +22,7 @@ from tracker.perception.cushions import CushionView, cushion_error, cushion_hits
 from tracker.perception.sightings import (
     contacts_by_paths,
     lost_near_pockets,
+    order_first_contacts,
     unseen_contact_note,
     unseen_first_contact,
 )
@@ -556,6 +557,7 @@ class StrokeDetector:
         contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
         s.untouched(st, self.params.stayed_mm)
         unseen_first_contact(s, self.fps, self.params)
+        order_first_contacts(s, self.fps, self.params)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):

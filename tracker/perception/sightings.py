@@ -25,6 +25,7 @@ Positions in table mm, times in s.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -108,6 +109,54 @@ def contacts_by_paths(stroke: Stroke, two_r: float, params: StrokeParams, fps: f
             del stroke.loose[ball]
             stroke.events.append(Event(EventType.CONTACT, round(hit[1], 4), (hit[0], ball),
                                        confidence=params.path_contact_confidence))
+
+
+def departure(stroke: Stroke, ball: str, n_sightings: int, min_speed: float,
+              fps: float) -> float | None:
+    """When (s) ``ball`` left where it stood before the stroke: its distance from there (mm)
+    in the ``n_sightings`` pictures (at ``fps``) from the one it was seen leaving rest in,
+    fitted by a straight line in time back to zero. None: seen in fewer than two of those
+    pictures (unseen, its place is the tracker's guess), or slower than ``min_speed`` (mm/s;
+    a crawl's moment is lost in the noise of its place)."""
+    rest, t_start = stroke.before.get(ball), stroke.started.get(ball)
+    if rest is None or t_start is None:
+        return None
+    t_end = t_start + (n_sightings - 0.5) / fps
+    seen = [(t, p) for t, p in stroke.sighted.get(ball, []) if t_start - 1e-6 <= t <= t_end]
+    if len(seen) < 2 or seen[0][0] > t_start + 1e-6:
+        return None
+    ts = np.array([t for t, _ in seen])
+    d = np.linalg.norm(np.array([p for _, p in seen], float) - np.asarray(rest, float), axis=1)
+    speed, at_zero = np.polyfit(ts - ts[0], d, 1)
+    if speed < min_speed:
+        return None
+    return float(ts[0] - at_zero / speed)
+
+
+def order_first_contacts(stroke: Stroke, fps: float, params: StrokeParams) -> None:
+    """The cue ball's first two contacts, fitted less than a picture (``fps``) apart, put in
+    the order their balls left where they stood (:func:`departure`; ``params.depart_*``):
+    each takes its ball's moment of leaving (not before the strike), with a review note. A
+    contact with a rack the cue ball was not followed into stays as it is (its ball, hemmed
+    in, hardly moves)."""
+    cue = sorted((e for e in stroke.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
+                 key=lambda e: e.t)
+    if len(cue) < 2 or cue[1].t - cue[0].t >= 1.0 / fps or any(
+            e is r for e in cue[:2] for r in stroke.rack_contacts):
+        return
+    balls = [next(b for b in e.balls if b != B.WHITE) for e in cue[:2]]
+    left = [departure(stroke, b, params.depart_sightings, params.depart_min_speed_mm_s, fps)
+            for b in balls]
+    if left[0] is None or left[1] is None or left[1] > left[0] - params.depart_margin_s:
+        return
+    t_first = max(left[1], stroke.t0 + 1e-4)
+    t_second = max(left[0], t_first + 1e-3)
+    stroke.events = [replace(e, t=round(t_first if e is cue[1] else t_second, 4))
+                     if e is cue[0] or e is cue[1] else e for e in stroke.events]
+    stroke.review.append(f"the cue ball met {the_ball(balls[1])} and {the_ball(balls[0])} within "
+                         f"one picture: {the_ball(balls[1])} left its place first "
+                         f"({left[1]:.3f} s against {left[0]:.3f} s, from their speeds), so it "
+                         "is taken as the ball hit first; check")
 
 
 def unseen_contact_note(ball: str, t: float) -> str:

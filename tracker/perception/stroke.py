@@ -78,6 +78,19 @@ class StrokeParams:
     early_call_s: float = 0.1
     #: Contacts fitted closer in time than this are reported for review (simultaneous?), s.
     review_simultaneous_s: float = 0.01
+    #: The cue ball's first two contacts fitted less than a picture apart (both balls left
+    #: rest in the same picture, or the cue ball's path, drawn straight between pictures, cut
+    #: the corner it turned at the first) are ordered by when each ball left where it stood,
+    #: its distance from there over its first ``depart_sightings`` sightings fitted back to
+    #: zero (a struck ball leaves at once at its full speed), when both balls left faster than
+    #: ``depart_min_speed_mm_s`` and the two moments differ by more than ``depart_margin_s``
+    #: (bench/pool_synth.py eight-ball side seed 3 stroke 4: the cue ball met the 10 at
+    #: 31.961 s and the 8 at 31.996 s, its path drawn from its place before the strike across
+    #: the picture it was missed in passed the 8 first; fitted back, the 10 left at 31.959 s
+    #: and the 8 at 31.994 s). Sightings, mm/s, s.
+    depart_sightings: int = 3
+    depart_min_speed_mm_s: float = 100.0
+    depart_margin_s: float = 0.005
     #: A ball's path within 2R plus this of a ball that then leaves rest touched it, mm.
     contact_slack_mm: float = 12.0
     #: When no path came that close (far balls in a TV view are known to a few cm, and a fast

@@ -51,6 +51,17 @@ RACK_REACH_RADII = 9.0
 RACK_SEEN_MIN = 4
 #: ... and at least this share of the object balls found (the others: a hand, a cue).
 RACK_SEEN_SHARE = 0.75
+#: A first contact the camera is unsure of (its confidence below ``review_confidence``: the
+#: cue ball's path seen passing a few cm from the ball it seemed to hit, as at the far end of a
+#: side view) still makes a wrong-ball-first foul when no ball the cue ball had to hit first
+#: can have been hit: each stands, at the stroke's end, within this many mm of where it
+#: stood, is in no contact of the record, and stood clear of every other ball and every
+#: cushion by ``UNTOUCHED_CLEAR_MM`` (a ball frozen against another or a cushion may hardly
+#: move when hit). bench/pool_synth.py nine-ball side seed 2 stroke 2 (development): the cue
+#: ball met the 3, seen 24 mm short of touching it, the 1 (the ball on) untouched 900 mm
+#: away; "no foul" was called and the next two calls went to the wrong player. mm.
+UNTOUCHED_MM = 10.0
+UNTOUCHED_CLEAR_MM = 10.0
 
 
 def pool_table(table: TableGeometry | None) -> TableGeometry:
@@ -330,11 +341,17 @@ class PoolRules(PoolInputRules):
             return [self._foul("no_contact")]
         out = []
         if not f.first & legal:
-            if f.cue_contacts and f.cue_contacts[0].confidence < self.options.review_confidence:
+            unsure = (bool(f.cue_contacts)
+                      and f.cue_contacts[0].confidence < self.options.review_confidence)
+            if unsure and not self._none_hit(s, legal):
                 s.review.append(f"the camera is not sure the cue ball hit the "
                                 f"{min(f.first, key=_number)} first (it had to hit {words}): "
                                 "no foul called; check it")
                 return []
+            if unsure:
+                s.review.append(f"the camera is not sure the cue ball hit the "
+                                f"{min(f.first, key=_number)}, but {words} it had to hit first "
+                                "stood still, touched by nothing: foul called; check it")
             out.append(self._foul("wrong_ball_first", min(f.first, key=_number), words))
         elif f.first - legal:
             s.review.append(f"the cue ball met {' and '.join(sorted(f.first, key=_number))} at "
@@ -342,6 +359,26 @@ class PoolRules(PoolInputRules):
         if not s.is_break and not f.potted and not self._rail_after_contact(s):
             out.append(self._foul("no_rail"))
         return out
+
+    def _none_hit(self, s: PoolStroke, legal: frozenset[str]) -> bool:
+        """Whether the record shows that none of the ``legal`` balls was hit
+        (:data:`UNTOUCHED_MM`, :data:`UNTOUCHED_CLEAR_MM`): each stood clear of every other
+        ball and cushion, is in no contact, and ends where it stood. False without positions."""
+        before, after = s.pre, s.shot.positions_after
+        if not legal or before is None or after is None:
+            return False
+        t, clear = self.table, UNTOUCHED_CLEAR_MM
+        touched = {b for e in s.shot.events if e.type == EventType.CONTACT for b in e.balls}
+        for b in legal:
+            if b in touched or b not in before or b not in after:
+                return False
+            (x, y), r = before[b], t.ball_radius
+            if (math.dist(before[b], after[b]) > UNTOUCHED_MM
+                    or min(x, y, t.width - x, t.length - y) < r + clear
+                    or any(o != b and math.dist(p, before[b]) < 2 * r + clear
+                           for o, p in before.items())):
+                return False
+        return True
 
     def _no_contact_doubt(self, s: PoolStroke) -> str | None:
         """Why a camera's record of a stroke with no contact is no sure miss (None: it is):

@@ -1,0 +1,79 @@
+"""Two first contacts of the cue ball within one picture, put in the order their balls left
+rest (``sightings.order_first_contacts``), not the order the cue ball's straight-drawn path
+passes them."""
+
+from __future__ import annotations
+
+from calibration.table import TableGeometry
+from tracker.perception.events import StrokeDetector
+from tracker.perception.stroke import StrokeParams
+from tracker.perception.track import TableState
+
+FPS = 25.0
+T = TableGeometry.pool(8)
+
+
+def _glance(params: StrokeParams | None = None) -> list:
+    """The synthetic pool world's eight-ball side seed 3 stroke 4 (table mm, from its track):
+    the cue ball, struck, is missed for a picture; in the next it has met the 10 (sent up the
+    table fast) and turned onto the 8 beside it, which leaves rest slowly a picture later.
+    The cue ball's path drawn straight from its place to its next sighting passes the 8
+    before the 10. Returns the shots found."""
+    det = StrokeDetector(T, FPS, params=params or StrokeParams())
+    white, ten, eight = (369.0, 2077.0), (362.0, 1811.0), (448.0, 1887.0)
+    states = []
+
+    def add(pos: dict, moving: set, visible: set) -> None:
+        k = len(states)
+        states.append(TableState(k, k / FPS, dict(pos), set(moving), set(visible), [], []))
+
+    pos = {"white": white, "10": ten, "8": eight}
+    for _ in range(15):
+        add(pos, set(), set(pos))
+    add(pos, set(), {"8"})  # the cue ball struck, and the 10 behind it, missed
+    for j in range(10):
+        slow = 0.93 ** j
+        pos = {"white": (401.0 + 15.0 * j * slow, 1849.0 - 25.0 * j * slow),
+               "10": (332.0 - 31.0 * j * slow, 1634.0 - 170.0 * j * slow),
+               "8": eight if j == 0 else (448.0 + 9.0 * j * slow, 1887.0 + 3.0 * j * slow)}
+        add(pos, {"white", "10"} | ({"8"} if j else set()), set(pos))
+    for _ in range(25):
+        add(pos, set(), set(pos))
+    return [s for s in (det.update(st) for st in states) if s is not None]
+
+
+def _first_contact(shot) -> tuple[str, ...]:
+    return min((e for e in shot.events if e.type.value == "contact" and "white" in e.balls),
+               key=lambda e: e.t).balls
+
+
+def test_the_ball_that_left_rest_first_was_met_first():
+    """The 10 left its place a picture before the 8, fast: it was met first (the cue ball's
+    legal ball there; the 8 first is a foul), and a review note says how it was ordered."""
+    shots = _glance()
+    assert len(shots) == 1
+    assert _first_contact(shots[0]) == ("white", "10")
+    assert any("left its place first" in n for n in shots[0].needs_review)
+
+
+def test_without_the_departures_the_path_puts_the_8_first():
+    """The same stroke with the ordering switched off (a single sighting fits no departure):
+    the straight-drawn path meets the 8 first, the wrong call the ordering mends."""
+    shots = _glance(StrokeParams(depart_sightings=1))
+    assert len(shots) == 1
+    assert _first_contact(shots[0]) == ("white", "8")
+
+
+def test_a_ball_seen_once_leaving_rest_has_no_departure():
+    """The overhead view of the same stroke: the 8 is seen in the picture it leaves rest (a
+    detection 15 mm off its place) and not again until long after. Sightings that far apart
+    fit no moment of leaving (one fitted across them put the 8 first, before the strike,
+    and called a foul); two pictures in a row do."""
+    from tracker.perception.sightings import departure
+    from tracker.perception.stroke import Stroke
+
+    s = Stroke(t0=31.94, before={"8": (448.0, 1886.0)}, started={"8": 32.0})
+    s.sighted["8"] = [(32.0, (434.0, 1880.0)), (32.6, (470.0, 1900.0))]
+    assert departure(s, "8", 3, 100.0, FPS) is None
+    s.sighted["8"] = [(32.0, (458.0, 1886.0)), (32.04, (468.0, 1886.0))]
+    assert abs(departure(s, "8", 3, 100.0, FPS) - 31.96) < 1e-6
