@@ -387,15 +387,17 @@ class CastShadowParams:
             the ball's own (a green's body around its highlight, which lies on the lamp's
             side of the centre: the ball's far edge about 1.3 radii from it) and stay.
 
-    Off in the product (``enabled``) since the lead's merge of 2026-11-28: with the other
-    changes of that stop it loses broadcast clip 1's red pot in the spliced-video test
-    (tests/test_realvideo.py: the red vanishes 25 mm from the bottom-left pocket and is noted
-    "not called potted"); on its own branch the test passes. Which merged rule it meets is
-    not traced yet; ``CastShadowParams(enabled=True)`` turns it on (docs/ACCURACY.md, "Cast
-    shadows and the cue ball's slot", has its figures).
+    On in the product. Off from the lead's merge of 2026-11-28 until the interaction it met
+    was traced (branch shadowon): with shadows gone, broadcast clip 1's red was last seen
+    faster into the bottom-left mouth, and the pocket's own dark, found a few frames later
+    as a ball of no sure colour, was taken for the red by position and undid the pot; a ball
+    pending a pot is now taken back only by its own colour
+    (:meth:`tracker.perception.track.Tracker._match_by_position`).
+    ``CastShadowParams(enabled=False)`` turns it off (docs/ACCURACY.md, "Cast shadows and the
+    cue ball's slot" and "The cast-shadow stage switched back on", have its figures).
     """
 
-    enabled: bool = False
+    enabled: bool = True
     min_light: float = 0.15
     max_light: float = 0.85
     max_chroma_share: float = 1.0

@@ -377,7 +377,8 @@ class Tracker:
 
     def _match_by_position(self, f: UpdateStep) -> None:
         """A moving ball smeared by motion blur may lose its colour: follow it by position;
-        so may a ball at rest the moment it is struck (it leaves its rest position blurred)."""
+        so may a ball at rest the moment it is struck (it leaves its rest position blurred).
+        A ball pending a pot is not: only a detection of its own colour takes it back."""
         det, cfg = f.det, self.cfg
         for ball, s in self.slots.items():
             if ball in f.assigned or s.pos is None or not s.on_table:
@@ -385,13 +386,18 @@ class Tracker:
             free = np.nonzero(~f.used)[0]
             if not len(free):
                 break
-            if not s.moving:
+            own = CLASSES.index(self.balls.looks[ball])
+            if s.potted_pocket is not None:
+                # vanished into a pocket's mouth (a pot not yet confirmed): unseen since, it
+                # is no blur followed from frame to frame; only its own colour brings it back
+                # (a blob of no sure colour in the mouth is the pocket's own dark)
+                free = free[det.cls[free] == own]
+            elif not s.moving:
                 # a ball at rest takes a detection beside it only if that is not sure of being
                 # another colour (the struck cue ball's blur arriving, a pocket's shadow)
-                own = CLASSES.index(self.balls.looks[ball])
                 free = free[(det.cls[free] == own) | (det.conf[free] < 0.9)]
-                if not len(free):
-                    continue
+            if not len(free):
+                continue
             pred = s.pos + s.vel * f.dt
             d = np.linalg.norm(det.mm[free] - pred, axis=1)
             j = int(np.argmin(d))

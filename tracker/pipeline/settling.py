@@ -11,13 +11,23 @@ import numpy as np
 
 from calibration.table import TableGeometry
 from tracker import balls as B
+from tracker.perception.constraint import SURE_CONF
 from tracker.perception.detect import BallDetections, BallDetector
+from tracker.perception.detections import CLASSES
 from tracker.perception.pool_identity import PoolIdentity
 from tracker.perception.pool_identity import class_cost as pool_class_cost
 from tracker.perception.pool_track import PoolTracker
 from tracker.perception.track import Tracker
 from tracker.perception.unique import settle_unique_classes
 from tracker.records.shot import FrameStart
+
+#: A frame taken up mid-way has its cue ball on the table (in hand only after a foul sent it
+#: off, and a video seldom starts there). When no detection of the first picture is sure of
+#: being the white, the one sure of no class whose white probability is highest is taken
+#: for it, if that probability is at least this (0..1): a cue ball under a warm light reads
+#: about half white, half yellow (broadcast clip 2: white 0.40, yellow 0.48), and left out of
+#: the start it is taken up a moment later as the yellow, its stroke never seen.
+START_WHITE_MIN_PROB = 0.3
 
 
 def settled(detector: BallDetector, det: BallDetections) -> BallDetections:
@@ -53,13 +63,36 @@ def observed_start(detector: BallDetector, tracker: Tracker | PoolTracker, first
         tracker.reset()
         return FrameStart(1, players, breaker=players[0],
                           positions=hidden_in_rack(dict(st.pos), rules, tracker.table))
-    st = tracker.update(0, settled(detector, detector.detect(first)))
+    det = settled(detector, detector.detect(first))
+    st = tracker.update(0, det)
     tracker.reset()
     n_red = sum(1 for b in st.pos if B.is_red(b))
     colours = sum(1 for b in st.pos if B.is_colour(b))
     if n_red >= n_reds and colours == 6 and B.WHITE not in st.pos:
         return FrameStart(1, players, breaker=players[0])
+    if B.WHITE not in st.pos and (cue := unsure_cue_ball(det)) is not None:
+        st = tracker.update(0, cue)
+        tracker.reset()
     return FrameStart(1, players, breaker=players[0], positions=dict(st.pos))
+
+
+def unsure_cue_ball(det: BallDetections) -> BallDetections | None:
+    """``det`` (a first picture's settled detections) with the cue ball named where none is
+    sure: the detection sure of no class (confidence under
+    :data:`~tracker.perception.constraint.SURE_CONF`) most likely white, if at least
+    :data:`START_WHITE_MIN_PROB`, becomes the white at that confidence. None when a white is
+    sure already, no class probabilities were given, or no detection qualifies."""
+    white = CLASSES.index(B.WHITE)
+    if not det.probs.size or ((det.cls == white) & (det.conf >= SURE_CONF)).any():
+        return None
+    p = np.where(det.conf < SURE_CONF, det.probs[:, white], 0.0)
+    if not len(p) or p.max() < START_WHITE_MIN_PROB:
+        return None
+    j = int(np.argmax(p))
+    out = BallDetections(det.px, det.mm, det.radius_px, det.cls.copy(), det.conf.copy(), det.probs,
+                         det.mm_per_px, det.feats, det.occupancy)
+    out.cls[j], out.conf[j] = white, SURE_CONF
+    return out
 
 
 def hidden_in_rack(positions: dict[str, tuple[float, float]], rules: Any,
