@@ -82,3 +82,42 @@ def test_balls_at_rest_searched_again_a_few_pixels_off_are_no_stroke():
     assert shots == []
     assert not any(st.moving for st in states)
     assert np.allclose(states[-1].pos["red_01"], shifted["red_01"], atol=1.0)
+
+
+def _white_past_the_blue(blue_end: tuple[float, float], mm_per_px: float) -> list:
+    """The white struck up the table at x = 900 past the blue (60 mm beside its line), into a
+    red it sends 600 mm on; the blue's centre jumps 30 mm as the white passes, then stands at
+    ``blue_end``; every ball seen at ``mm_per_px`` mm a pixel. The strokes found."""
+    from tracker.perception.track import TableState
+
+    blue, red = (960.0, 1100.0), (900.0, 1600.0)
+    det = StrokeDetector(T, FPS)
+    frames = [({"white": (900.0, 700.0), "blue": blue, "red_01": red}, set())] * 15
+    for k in range(1, 40):
+        y = min(700.0 + 60.0 * k, red[1] - T.ball_diameter)
+        b = blue if k < 7 else (blue[0], blue[1] + 30.0) if k == 7 else blue_end
+        r = red if k < 15 else (red[0], red[1] + min(50.0 * (k - 14), 600.0))
+        moving = ({"white"} if y < red[1] - T.ball_diameter else set()) | (
+            {"blue"} if 7 <= k <= 10 else set()) | ({"red_01"} if 15 <= k <= 29 else set())
+        frames.append(({"white": (900.0, y), "blue": b, "red_01": r}, moving))
+    frames += [(frames[-1][0], set())] * 25
+    shots = []
+    for k, (pos, moving) in enumerate(frames):
+        st = TableState(k, k / FPS, pos, set(moving), set(pos), [], [],
+                        mm_per_px={b: mm_per_px for b in pos})
+        shot = det.update(st)
+        if shot is not None:
+            shots.append(shot)
+    return shots
+
+
+def test_a_far_ball_a_few_mm_off_after_the_cue_ball_passed_was_not_hit():
+    """At the far end of a long lens (9 mm a pixel) the blue ends 4 mm (under half a pixel)
+    from where it stood: not touched, the red is the first contact. Where the view is fine
+    (1 mm a pixel) 4 mm is a touch, and the blue stays the first contact."""
+    end = (960.0, 1104.0)
+    far = _white_past_the_blue(end, 9.0)
+    assert len(far) == 1
+    assert [e.balls for e in far[0].events if e.type.value == "contact"][0] == ("white", "red_01")
+    fine = _white_past_the_blue(end, 1.0)
+    assert [e.balls for e in fine[0].events if e.type.value == "contact"][0] == ("white", "blue")

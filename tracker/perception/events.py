@@ -554,7 +554,7 @@ class StrokeDetector:
         s = self.stroke
         assert s is not None
         contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
-        s.untouched(st, self.params.stayed_mm)
+        s.untouched(st, self.params.stayed_mm, self.params.stayed_px)
         unseen_first_contact(s, self.fps, self.params)
         s.events.extend(self._disturbances(st))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events

@@ -574,8 +574,9 @@ class Tracker:
                    and s.potted_pocket not in (None, OFF_TABLE) and s.potted_t is not None]
         self.updates += 1
         out = {b: (f1 / self.fps, (float(p1[0]), float(p1[1]))) for b, (f1, p1) in f.emerged.items()}
+        scale = {b: s.mm_per_px for b, s in self.slots.items() if b in pos and s.mm_per_px > 0}
         return TableState(frame, frame / self.fps, pos, moving, visible, f.pots, f.appeared, f.off,
-                          pending, out)
+                          pending, out, scale)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -191,6 +191,8 @@ class TableState:
     #: while hidden: ``TrackerConfig.emerge_frames``): ball -> (time s, position mm) where it
     #: was first seen again (``pos`` held its place until now)
     emerged: dict[str, tuple[float, tuple[float, float]]] = field(default_factory=dict)
+    #: table mm per picture pixel where each ball was last seen (a ball absent: not known)
+    mm_per_px: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
