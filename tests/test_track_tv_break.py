@@ -121,3 +121,33 @@ def test_a_far_ball_a_few_mm_off_after_the_cue_ball_passed_was_not_hit():
     assert [e.balls for e in far[0].events if e.type.value == "contact"][0] == ("white", "red_01")
     fine = _white_past_the_blue(end, 1.0)
     assert [e.balls for e in fine[0].events if e.type.value == "contact"][0] == ("white", "blue")
+
+
+def _white_moves(path: list[tuple[float, float]]) -> list:
+    """The white at rest 1 s at ``path[0]`` (a red far off), then at each of ``path[1:]`` one
+    picture each, then standing at the last 2 s; the tracked states fed to the stroke
+    detector. The strokes found."""
+    from tracker.perception.track import TableState
+
+    red = (900.0, 2600.0)
+    places = [path[0]] * 25 + list(path[1:]) + [path[-1]] * 50
+    det, shots, prev = StrokeDetector(T, FPS), [], path[0]
+    for k, w in enumerate(places):
+        moving = {"white"} if (w != prev or (k >= 25 and k < 25 + len(path) + 2)) else set()
+        prev = w
+        shot = det.update(TableState(k, k / FPS, {"white": w, "red_01": red}, moving,
+                                     {"white", "red_01"}, [], []))
+        if shot is not None:
+            shots.append(shot)
+    return shots
+
+
+def test_a_cue_ball_detection_jumping_in_one_picture_is_no_stroke():
+    """Under 30 degrees, seed 0: the player's body hides the white and something white 66 mm
+    beside it is read as it, standing there: 66 mm in one picture (1.65 m/s), then still. A
+    struck ball cannot stop within a picture: no stroke (before: a "no contact" foul invented
+    before the break-off). A soft stroke rolling the same 66 mm over three pictures is one."""
+    w = (1069.0, 717.0)
+    assert _white_moves([w, (1074.0, 783.0)]) == []
+    soft = _white_moves([w, (1070.0, 747.0), (1072.0, 770.0), (1074.0, 783.0)])
+    assert len(soft) == 1

@@ -47,6 +47,13 @@ class StrokeParams:
     #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
     #: hand: real broadcast clips 7 and 11).
     hand_start_speed_mm_s: float = 2000.0
+    #: A struck cue ball that touches nothing slows at most this fast (cloth friction while it
+    #: slides, about 2 m/s^2, with a margin), mm/s^2: one that moved in a single picture (by more
+    #: than ``still_jump_mm``), faster than this stops within a picture, then stood, with
+    #: nothing else moved, was no ball struck but its detection jumping (the player's body hiding it and something white beside it read as it:
+    #: TV lens clips under 30 degrees, seed 0, 66 mm in one picture at 2.48 s, an invented "no
+    #: contact" foul before the break-off).
+    free_decel_mm_s2: float = 5000.0
     #: A cue ball hidden at rest longer than this (picked up: ball in hand after a pool foul),
     #: then seen again away from its place, moving, without the tracker having seen it come
     #: out of hiding struck (``TableState.emerged``), is being put down by hand, not struck:
