@@ -363,11 +363,11 @@ class StrokeDetector:
         s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
 
     def _jumped(self, s: Stroke, st: TableState) -> bool:
-        """Whether the stroke's cue ball, now at rest with no other ball moved and nothing
+        """Whether the stroke's cue ball, now seen at rest with no other ball moved and nothing
         potted or gone, moved in one picture only, faster than a ball that touches nothing can
         stop within a picture (``StrokeParams.free_decel_mm_s2``): its detection jumped, no
         ball was struck (a struck ball slows over many pictures)."""
-        if (B.WHITE in st.moving or st.moving or s.started or not s.white_speeds
+        if (st.moving or B.WHITE not in st.visible or s.started or not s.white_speeds
                 or any(e.type != EventType.STRIKE for e in s.events)):
             return False
         track = [p for _, p in s.track.get(B.WHITE, [])]
