@@ -233,6 +233,11 @@ class StrokeDetector:
             self.stroke = None
             self.white_rest_frames = 0
             return None
+        if self._jumped(s, st):
+            # its detection jumped to something beside it: no stroke; it rests where now seen
+            self.stroke = None
+            self.white_rest_frames = 0
+            return None
         for b in self._in_order(st.moving - {B.WHITE}, st):
             if b not in s.started:
                 s.started[b] = st.t
@@ -357,6 +362,19 @@ class StrokeDetector:
         assert s is not None
         later = [x for x in s.track.get(B.WHITE, []) if x[0] > t1 + 1e-6]
         s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
+
+    def _jumped(self, s: Stroke, st: TableState) -> bool:
+        """Whether the stroke's cue ball, now seen at rest with no other ball moved and nothing
+        potted or gone, moved in one picture only, faster than a ball that touches nothing can
+        stop within a picture (``StrokeParams.free_decel_mm_s2``): its detection jumped, no
+        ball was struck (a struck ball slows over many pictures)."""
+        if (st.moving or B.WHITE not in st.visible or s.started or not s.white_speeds
+                or any(e.type != EventType.STRIKE for e in s.events)):
+            return False
+        track = [p for _, p in s.track.get(B.WHITE, [])]
+        steps = [float(np.linalg.norm(np.subtract(b, a))) for a, b in zip(track, track[1:], strict=False)]
+        moved = [d for d in steps if d > self.params.still_jump_mm]
+        return len(moved) == 1 and s.white_speeds[0] > self.params.free_decel_mm_s2 / self.fps
 
     def _carried(self, s: Stroke, prev: TableState, st: TableState) -> bool:
         """Whether the stroke's cue ball has sped up over its first frames with nothing else
@@ -555,7 +573,7 @@ class StrokeDetector:
         s = self.stroke
         assert s is not None
         contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
-        s.untouched(st, self.params.stayed_mm)
+        s.untouched(st, self.params.stayed_mm, self.params.stayed_px)
         unseen_first_contact(s, self.fps, self.params)
         order_first_contacts(s, self.fps, self.params)
         s.events.extend(self._disturbances(st))

@@ -480,7 +480,8 @@ class PoolTracker:
             visible={n(b) for b in st.visible}, pots=[(n(b), k, t) for b, k, t in st.pots],
             appeared=[n(b) for b in st.appeared], off=[(n(b), t, c) for b, t, c in st.off],
             pending_pots=[(n(b), k, t) for b, k, t in st.pending_pots],
-            emerged={n(b): v for b, v in st.emerged.items()})
+            emerged={n(b): v for b, v in st.emerged.items()},
+            mm_per_px={n(b): v for b, v in st.mm_per_px.items()})
 
     def name_certainty(self, name: str) -> float:
         """How sure the naming is that the ball called ``name`` is that ball: its readings

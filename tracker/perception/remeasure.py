@@ -7,7 +7,8 @@ and stands still at its new place. Read as motion that is a ball moving with no 
 "disturbance", or a contact that shuffles the reds' names). The tracker
 (:class:`tracker.perception.track.Tracker`) asks these functions instead: a small jump with no
 ball moving near is held at the rest place while the next pictures decide
-(``TrackerConfig.remeasure_radii``, ``remeasure_frames``, ``remeasure_clear_mm``).
+(``TrackerConfig.remeasure_radii``, ``remeasure_px``, ``remeasure_frames``,
+``remeasure_clear_mm``).
 """
 
 from __future__ import annotations
@@ -22,10 +23,22 @@ from tracker.perception.trackstate import Slot, TrackerConfig, UpdateStep
 HELD, REMEASURED, BACK, MOVES = "held", "remeasured", "back", "moves"
 
 
-def stirring_balls(slots: dict[str, Slot], f: UpdateStep, jump_mm: float) -> dict[str, np.ndarray]:
+def remeasure_reach(cfg: TrackerConfig, radius: float, f: UpdateStep, ball: str) -> float:
+    """The largest jump (mm) of ``ball``'s detection, assigned in ``f``, that may be its
+    picture re-measured: ``cfg.remeasure_radii`` ball radii (``radius`` mm), or
+    ``cfg.remeasure_px`` pixels of the picture at the ball where the view is coarser."""
+    reach = cfg.remeasure_radii * radius
+    if len(f.det.mm_per_px) and ball in f.assigned:
+        reach = max(reach, cfg.remeasure_px * float(f.det.mm_per_px[f.assigned[ball]]))
+    return reach
+
+
+def stirring_balls(slots: dict[str, Slot], f: UpdateStep, cfg: TrackerConfig,
+                   radius: float) -> dict[str, np.ndarray]:
     """Balls that may strike another this picture: ball -> (K, 2) mm points. A ball moving
     before this picture: its last frames' path, its place and where its motion takes it; a
-    ball at rest whose detection now stands more than ``jump_mm`` from its place: both places."""
+    ball at rest whose detection now stands further from its place than a re-measure
+    (:func:`remeasure_reach`; ``radius``: the ball's, mm): both places."""
     out: dict[str, np.ndarray] = {}
     for b, s in slots.items():
         if not s.on_table or s.pos is None:
@@ -34,7 +47,7 @@ def stirring_balls(slots: dict[str, Slot], f: UpdateStep, jump_mm: float) -> dic
             out[b] = np.array([*s.trail, s.pos, s.pos + s.vel * f.dt])
         elif b in f.assigned:
             p = f.det.mm[f.assigned[b]]
-            if math.dist(p, s.pos) > jump_mm:
+            if math.dist(p, s.pos) > remeasure_reach(cfg, radius, f, b):
                 out[b] = np.array([s.pos, p])
     return out
 
@@ -42,10 +55,10 @@ def stirring_balls(slots: dict[str, Slot], f: UpdateStep, jump_mm: float) -> dic
 def starts_hold(ball: str, s: Slot, p: np.ndarray, f: UpdateStep, jitter: float,
                 cfg: TrackerConfig, radius: float) -> bool:
     """Whether the ball at rest ``ball`` seen at ``p`` (mm) jumped in one picture by less than a
-    re-measure (more than ``jitter``, mm) with no ball moving near it: then it is held
-    (``s.held`` set) and stays at rest for now."""
+    re-measure (more than ``jitter``, mm; at most :func:`remeasure_reach`) with no ball moving
+    near it: then it is held (``s.held`` set) and stays at rest for now."""
     d = math.dist(p, s.pos)
-    if not jitter < d <= cfg.remeasure_radii * radius or s.last_frame != f.frame - 1:
+    if not jitter < d <= remeasure_reach(cfg, radius, f, ball) or s.last_frame != f.frame - 1:
         return False
     if not s.trail or math.dist(s.trail[-1], s.pos) > jitter:
         return False  # not at its place the picture before: a drift, not a jump

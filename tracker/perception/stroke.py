@@ -47,6 +47,13 @@ class StrokeParams:
     #: speed jitter by a third from frame to frame, which the speed-up test alone would read as a
     #: hand: real broadcast clips 7 and 11).
     hand_start_speed_mm_s: float = 2000.0
+    #: A struck cue ball that touches nothing slows at most this fast (cloth friction while it
+    #: slides, about 2 m/s^2, with a margin), mm/s^2: one that moved in a single picture (by more
+    #: than ``still_jump_mm``), faster than this stops within a picture, then stood, with
+    #: nothing else moved, was no ball struck but its detection jumping (the player's body hiding it and something white beside it read as it:
+    #: TV lens clips under 30 degrees, seed 0, 66 mm in one picture at 2.48 s, an invented "no
+    #: contact" foul before the break-off).
+    free_decel_mm_s2: float = 5000.0
     #: A cue ball hidden at rest longer than this (picked up: ball in hand after a pool foul),
     #: then seen again away from its place, moving, without the tracker having seen it come
     #: out of hiding struck (``TableState.emerged``), is being put down by hand, not struck:
@@ -129,6 +136,11 @@ class StrokeParams:
     #: for its first 0.5-1.1 mm (TV bot frames, bench/first_contact.py broadcast 5 90 at
     #: e64125c), mm.
     stayed_mm: float = 2.5
+    #: ... or within this many pixels of the picture at the ball, where that is more: at the far
+    #: end of a long lens 1 px is 8-10 mm, and a ball at rest there ends a few mm from where it
+    #: stood untouched (TV lens clips, 30-45 degrees, seed 0: the black 4.0 mm, 0.45 px, taken
+    #: for the break-off's first contact, "hit the black first").
+    stayed_px: float = 0.5
     #: A ball that left rest with no tracked path near it is taken as hit by the cue ball (or a
     #: ball moving before it) whose sightings, joined by straight lines across the pictures it
     #: was missed in, passed within 2R plus ``contact_slack_mm`` of where it stood in this time
@@ -305,17 +317,19 @@ class Stroke:
                     for e in s.events)
                 or any(t_l > t for t_l, _ in s.loose.values()))
 
-    def untouched(self, st: TableState, stayed_mm: float) -> None:
+    def untouched(self, st: TableState, stayed_mm: float, stayed_px: float = 0.0) -> None:
         """Drop the contacts of balls that never left their place (``stayed_mm``,
         :attr:`StrokeParams.stayed_mm`): seen at rest at ``st`` (the stroke's end) within
-        ``stayed_mm`` of where they stood, and the hitter of no contact left. The review note of such a contact goes with it; when it was the
+        ``stayed_mm`` of where they stood (or ``stayed_px`` pixels at the ball, where more), and
+        the hitter of no contact left. The review note of such a contact goes with it; when it was the
         cue ball's first, a note says so (the first contact is now another)."""
         s = self
 
         def stayed(ball: str) -> bool:
+            near = max(stayed_mm, stayed_px * st.mm_per_px.get(ball, 0.0))
             return (ball in st.pos and ball in st.visible and ball not in st.moving
                     and ball in s.before and float(np.linalg.norm(
-                        np.subtract(st.pos[ball], s.before[ball]))) <= stayed_mm)
+                        np.subtract(st.pos[ball], s.before[ball]))) <= near)
 
         first = min((e for e in s.events if e.type == EventType.CONTACT and B.WHITE in e.balls),
                     key=lambda e: e.t, default=None)

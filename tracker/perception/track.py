@@ -221,15 +221,19 @@ class Tracker:
             f1, p1 = s.emerge
             out = p1 - s.pos
             d = cand_mm - p1
-            ahead = d @ out / (np.linalg.norm(out) * np.linalg.norm(d, axis=1) + 1e-9)
+            gone = np.linalg.norm(d, axis=1)
+            ahead = d @ out / (np.linalg.norm(out) * gone + 1e-9)
             ok = ((ahead >= np.cos(np.radians(cfg.emerge_cone_deg)))
-                  & (np.linalg.norm(d, axis=1) >= jitter)
-                  & (np.linalg.norm(d, axis=1) <= step * (frame - f1)))
+                  & (gone >= jitter) & (gone <= step * (frame - f1)))
+            if np.linalg.norm(out) > step * cfg.emerge_frames:  # first seen far: struck hard
+                ok &= gone * self.fps / (frame - f1) >= cfg.emerge_far_speed_mm_s
             if ok.any():
                 s.emerge = None
-                return int(np.argmin(np.where(ok, np.linalg.norm(d, axis=1), np.inf)))
+                return int(np.argmin(np.where(ok, gone, np.inf)))
         dist = np.linalg.norm(cand_mm - s.pos, axis=1)
-        near = (dist >= jitter) & (dist <= step * cfg.emerge_frames)
+        # as far as it may have gone since it was last seen (at least emerge_frames' travel)
+        reach = step * max(cfg.emerge_frames, frame - s.last_frame - 1)
+        near = (dist >= jitter) & (dist <= reach)
         s.emerge = None
         if near.any():
             s.emerge = (frame, cand_mm[int(np.argmin(np.where(near, dist, np.inf)))].copy())
@@ -271,7 +275,7 @@ class Tracker:
         # ball that vanishes at rest may have been struck by
         f.paths = {b: np.array([*self.slots[b].trail, det.mm[j]]) for b, j in f.assigned.items()
                    if self.slots[b].trail}
-        f.stirring = stirring_balls(self.slots, f, self.cfg.remeasure_radii * self.table.ball_radius)
+        f.stirring = stirring_balls(self.slots, f, self.cfg, self.table.ball_radius)
         for ball, s in self.slots.items():
             if ball in f.assigned:
                 self._seen(ball, s, f)
@@ -576,8 +580,9 @@ class Tracker:
                    and s.potted_pocket not in (None, OFF_TABLE) and s.potted_t is not None]
         self.updates += 1
         out = {b: (f1 / self.fps, (float(p1[0]), float(p1[1]))) for b, (f1, p1) in f.emerged.items()}
+        scale = {b: s.mm_per_px for b, s in self.slots.items() if b in pos and s.mm_per_px > 0}
         return TableState(frame, frame / self.fps, pos, moving, visible, f.pots, f.appeared, f.off,
-                          pending, out)
+                          pending, out, scale)
 
 
 def _unit(v: np.ndarray) -> np.ndarray:

@@ -69,6 +69,13 @@ class TrackerConfig:
         emerge_cone_deg: ... its second sighting's step within this angle of the line from
             where it stood to its first (a struck ball runs straight; a hand or a sleeve
             of its colour wanders, or stands).
+        emerge_far_speed_mm_s: a ball struck while hidden may stay out of view for several
+            pictures after the strike (the player's body between a camera behind him and a
+            hard break-off: TV lens clips, 30-45 degrees, seed 0, first seen 1.7 m on). It may
+            then be first seen further than ``emerge_frames``' travel from where it stood,
+            as far as ``max_speed_mm_s`` takes it in the pictures it was unseen, if its
+            second sighting goes on along the line at least this fast (a hand carrying a
+            ball of its colour is slower).
         remeasure_radii: a ball at rest whose detection jumps, from one picture to the next,
             from its rest place to a place more than the rest jitter but less than this many
             ball radii away, with no ball moving within ``remeasure_clear_mm`` of it, may be
@@ -76,6 +83,10 @@ class TrackerConfig:
             of pictures (H.264) can leave part of a still table as it was coded during a hand's
             motion until the next key frame corrects it, often many balls at once. It is held
             at its rest place (not moving) while the next pictures decide.
+        remeasure_px: ... or, where the view is coarse, less than this many pixels of the
+            picture at the ball (a long lens's far end: 1 px is 8-10 mm, and a ball at rest
+            whose detection shifts 3-4 px when the picture is searched again is not moving;
+            TV lens clips, 30-45 degrees, seed 1: three balls at once, one of them 41 mm).
         remeasure_frames: ... if its detection then stays within the rest jitter of the new
             place for this many pictures, the new place is its rest place (no movement, so no
             contact and no disturbance); if it goes on, it moves (its start this many pictures
@@ -113,7 +124,9 @@ class TrackerConfig:
     resume_reach_mm: float = 600.0
     emerge_frames: int = 2
     emerge_cone_deg: float = 20.0
+    emerge_far_speed_mm_s: float = 1500.0
     remeasure_radii: float = 1.0
+    remeasure_px: float = 5.0
     remeasure_frames: int = 2
     remeasure_clear_mm: float = 500.0
     pot_reach_s: float = 0.12
@@ -178,6 +191,8 @@ class TableState:
     #: while hidden: ``TrackerConfig.emerge_frames``): ball -> (time s, position mm) where it
     #: was first seen again (``pos`` held its place until now)
     emerged: dict[str, tuple[float, tuple[float, float]]] = field(default_factory=dict)
+    #: table mm per picture pixel where each ball was last seen (a ball absent: not known)
+    mm_per_px: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass

@@ -32,7 +32,7 @@ from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
 from tracker.pipeline.table_check import follow_table, unpotted
-from tracker.pipeline.table_state import follow_the_table, unseen_colours
+from tracker.pipeline.table_state import follow_the_table, turn_passed, unseen_colours
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import (
     Event,
@@ -359,6 +359,8 @@ class Referee:
         the camera does not see (not just re-spotted) taken as where the referee had them
         (:mod:`tracker.pipeline.table_state`), each with a review note on ``shot``."""
         match.state, notes = follow_the_table(match.state, shot.positions_before)
+        match.state, turn = turn_passed(match.state, shot.positions_before)
+        notes += turn
         spots = match.rules.spots() if hasattr(match.rules, "spots") else {}
         before, more = unseen_colours(match.state, shot.positions_before, spots)
         if not notes and not more:

@@ -12,16 +12,31 @@ it a foul when one just re-spotted is missing), and the ball-on sequence of the 
 referee's: neither is changed here; but a colour the camera does not see that was not just
 re-spotted is taken as where the referee last had it, with a note (:func:`unseen_colours`),
 not called "struck before it was re-spotted".
+
+A stroke the camera did not find leaves the referee's turn behind: the next stroke it finds is
+called for the player who played the lost one. Where the camera's record at a strike shows the
+cue ball far from where the referee last had it at rest, other balls moved too, and no ball the
+referee has on the table gone (nothing potted), a stroke was played unseen and missed its pot:
+the turn passed, and the state follows, with a note (:func:`turn_passed`).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
 from dataclasses import replace
 
 from tracker import balls as B
 from tracker.rules.state import FrameState, Phase
 from tracker.words import balls_words
+
+#: The cue ball seen at a strike at least this far (mm) from where the referee last had it at
+#: rest, with another ball moved at least :data:`UNSEEN_OTHER_MM`, was moved by a stroke the
+#: camera did not find (a hand placing it moves nothing else; a re-measured picture moves balls
+#: a few mm).
+UNSEEN_STROKE_MM = 200.0
+#: ... the least another ball must have moved, mm.
+UNSEEN_OTHER_MM = 60.0
 
 
 def unseen_colours(state: FrameState, positions: dict | None,
@@ -68,3 +83,29 @@ def follow_the_table(state: FrameState, positions: dict | None) -> tuple[FrameSt
         notes.append(f"the camera sees {balls_words(back)} on the table that the referee had "
                      "potted: taken as on the table; check the earlier call")
     return replace(state, on_table=(state.on_table - set(gone)) | set(back)), notes
+
+
+def turn_passed(state: FrameState, positions: dict | None) -> tuple[FrameState, list[str]]:
+    """``state`` with the turn passed to the other player when ``positions`` (the camera's
+    record at the strike, ball id -> mm) shows a stroke the camera did not find, played since
+    the last call and potting nothing (:data:`UNSEEN_STROKE_MM`, :data:`UNSEEN_OTHER_MM`, every
+    ball the referee has on the table still seen), and a review note; ``state`` itself (no note)
+    otherwise, and whenever the cue ball is in hand, a foul's options are open, or four play."""
+    if (positions is None or not state.positions or state.cue_in_hand or state.pending is not None
+            or state.order or state.shots < 1 or state.phase == Phase.OVER):
+        return state, []
+    was, now = state.positions.get(B.WHITE), positions.get(B.WHITE)
+    if was is None or now is None or math.dist(was, now) < UNSEEN_STROKE_MM:
+        return state, []
+    if any(b not in positions for b in state.on_table):
+        return state, []  # a ball gone: a pot may have kept the turn
+    moved = [b for b in state.on_table if b in state.positions
+             and math.dist(state.positions[b], positions[b]) >= UNSEEN_OTHER_MM]
+    if not moved:
+        return state, []
+    reds = any(b.startswith("red_") for b in state.on_table)
+    nxt = replace(state, striker=1 - state.striker, break_points=0, free_ball=False,
+                  last_red_colour=False, phase=Phase.RED if reds else state.phase)
+    return nxt, [f"the cue ball and {balls_words(moved)} moved since the last call: a stroke the "
+                 f"camera did not find, nothing potted; {state.players[nxt.striker]} is taken "
+                 "to be at the table; check"]
