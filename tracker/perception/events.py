@@ -400,7 +400,6 @@ class StrokeDetector:
         return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
                     and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
-
     def _contact(self, ball: str, st: TableState) -> None:
         """The ball left rest at this frame: who hit it, and when (sub-frame)."""
         s = self.stroke
@@ -464,7 +463,6 @@ class StrokeDetector:
         if note:
             s.contact_notes.append((contact, note))
 
-
     def _met_in_rack(self, ball: str, st: TableState) -> bool:
         """``ball`` left rest at ``st`` with no followed path near it, the cue ball having hit
         nothing yet: when it belongs to a rack (:attr:`StrokeParams.rack_min_balls` frozen
@@ -518,32 +516,6 @@ class StrokeDetector:
                            f"{tol:.1f} mm of {self.touching_gap_mm} mm): check if touching")
         return out
 
-
-    def _disturbances(self, st: TableState) -> list[Event]:
-        """Disturbed events for the balls that moved with no ball near them (``loose``): alone
-        before they moved, every moving ball in view then, seen at rest now, and between
-        ``disturb_min_mm`` and ``disturb_max_mm`` from where they stood. The others keep a review
-        note."""
-        s = self.stroke
-        assert s is not None
-        out = []
-        for ball, (t, in_view) in s.loose.items():
-            moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
-                     if ball in st.pos and ball in s.before else 0.0)
-            if (in_view and ball in s.before and ball in st.visible
-                    and self.params.disturb_min_mm <= moved <= self.params.disturb_max_mm
-                    and s.alone(ball, t, self.table.ball_diameter + self.params.contact_infer_mm)):
-                t_move = t - 1.0 / self.fps
-                out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
-                                 confidence=self.params.disturb_confidence))
-                s.review.append(f"{the_ball(ball)} moved {moved:.0f} mm at {t_move:.2f} s with no "
-                                "ball near it: disturbed by the striker (a foul)? Check who moved it")
-            else:
-                s.review.append(f"{the_ball(ball)} moved at {t:.2f} s with no ball near it: "
-                                "check what moved it")
-        return out
-
-
     def end_now(self, note: str) -> Shot | None:
         """End the stroke in progress with what was seen so far (the picture cut away from
         the table, or the video ended, before every ball came to rest), ``note`` added for
@@ -576,7 +548,7 @@ class StrokeDetector:
         s.untouched(st, self.params.stayed_mm, self.params.stayed_px)
         unseen_first_contact(s, self.fps, self.params)
         order_first_contacts(s, self.fps, self.params)
-        s.events.extend(self._disturbances(st))
+        s.events.extend(s.disturbances(st, self.params, self.fps, self.table.ball_diameter))
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "

@@ -274,6 +274,31 @@ class Stroke:
         frac = (d0 - two_r) / (d0 - d1) if d0 != d1 else 0.0
         return float(ts[k - 1] + np.clip(frac, 0, 1) * (ts[k] - ts[k - 1]))
 
+    def disturbances(self, st: TableState, params: StrokeParams, fps: float,
+                     ball_diameter: float) -> list[Event]:
+        """Disturbed events for the balls that moved with no ball near them (``loose``): alone
+        before they moved, every moving ball in view then, seen at rest at ``st`` (the
+        stroke's end), and between ``params.disturb_min_mm`` and ``disturb_max_mm`` from where
+        they stood (``fps``: pictures a second; ``ball_diameter``: mm). The others keep a
+        review note."""
+        s = self
+        out = []
+        for ball, (t, in_view) in s.loose.items():
+            moved = (float(np.linalg.norm(np.subtract(st.pos[ball], s.before[ball])))
+                     if ball in st.pos and ball in s.before else 0.0)
+            if (in_view and ball in s.before and ball in st.visible
+                    and params.disturb_min_mm <= moved <= params.disturb_max_mm
+                    and s.alone(ball, t, ball_diameter + params.contact_infer_mm)):
+                t_move = t - 1.0 / fps
+                out.append(Event(EventType.DISTURBED, round(t_move, 4), (ball,),
+                                 confidence=params.disturb_confidence))
+                s.review.append(f"{the_ball(ball)} moved {moved:.0f} mm at {t_move:.2f} s with no "
+                                "ball near it: disturbed by the striker (a foul)? Check who moved it")
+            else:
+                s.review.append(f"{the_ball(ball)} moved at {t:.2f} s with no ball near it: "
+                                "check what moved it")
+        return out
+
     def alone(self, ball: str, until: float, near: float) -> bool:
         """Whether no other ball stood, or passed, within ``near`` (mm) of where ``ball``
         stood before the stroke, up to time ``until`` (s)."""
