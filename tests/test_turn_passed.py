@@ -52,3 +52,13 @@ def test_the_turn_stays_when_the_camera_shows_no_lost_stroke_or_cannot_tell():
     moved = after | far_white | {"pink": (after["pink"][0], after["pink"][1] - 300.0)}
     in_hand = replace(m.state, cue_in_hand=True)
     assert turn_passed(in_hand, moved) == (in_hand, [])
+
+
+def test_pool_leaves_the_turn_alone():
+    """In pool the cue ball is in hand anywhere after every foul: a cue ball placed by hand
+    after a foul the camera missed is no stroke it did not find (the synthetic nine-ball side
+    seed 5 handed strokes 3 and 4 to the wrong player)."""
+    m, after = _after_the_break()
+    pool = replace(m.state, ruleset="nine-ball")
+    seen = after | {"white": (1200.0, 1300.0), "pink": (after["pink"][0], after["pink"][1] - 300.0)}
+    assert turn_passed(pool, seen) == (pool, [])

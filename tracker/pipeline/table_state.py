@@ -90,9 +90,13 @@ def turn_passed(state: FrameState, positions: dict | None) -> tuple[FrameState, 
     record at the strike, ball id -> mm) shows a stroke the camera did not find, played since
     the last call and potting nothing (:data:`UNSEEN_STROKE_MM`, :data:`UNSEEN_OTHER_MM`, every
     ball the referee has on the table still seen), and a review note; ``state`` itself (no note)
-    otherwise, and whenever the cue ball is in hand, a foul's options are open, or four play."""
+    otherwise, and whenever the cue ball is in hand, a foul's options are open, or four play;
+    snooker only (in pool the cue ball is in hand anywhere after every foul, so a cue ball placed
+    by hand after a foul the camera missed would pass the turn back: the synthetic nine-ball
+    side seed 5, stroke 3)."""
     if (positions is None or not state.positions or state.cue_in_hand or state.pending is not None
-            or state.order or state.shots < 1 or state.phase == Phase.OVER):
+            or state.order or state.shots < 1 or state.phase == Phase.OVER
+            or not state.ruleset.startswith("snooker")):
         return state, []
     was, now = state.positions.get(B.WHITE), positions.get(B.WHITE)
     if was is None or now is None or math.dist(was, now) < UNSEEN_STROKE_MM:
