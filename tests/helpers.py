@@ -101,16 +101,21 @@ def detections_at(points: dict[str, tuple[float, float]]) -> BallDetections:
                           np.full(n, 1.0))
 
 
-def track_frames(layout: dict[str, tuple[float, float]], frames: list[dict],
-                 fps: float = 25.0) -> tuple[list, list]:
+def track_frames(layout: dict[str, tuple[float, float]] | None, frames: list[dict],
+                 fps: float = 25.0, mm_per_px: float = 1.0) -> tuple[list, list]:
     """Feed table positions (mm, one dict of ball name -> (x, y) a picture) through a
-    :class:`Tracker` seeded with ``layout`` and a :class:`StrokeDetector`, both on the standard
-    table at ``fps``: the tracker's states (one a picture) and the shots the detector closed."""
+    :class:`Tracker` (seeded with ``layout`` unless None) and a :class:`StrokeDetector`, both on
+    the standard table at ``fps``, the detections read at ``mm_per_px`` mm a pixel: the
+    tracker's states (one a picture) and the shots the detector closed."""
     tracker, strokes = Tracker(STANDARD_TABLE, fps), StrokeDetector(STANDARD_TABLE, fps)
-    tracker.seed(layout)
+    if layout is not None:
+        tracker.seed(layout)
     states, shots = [], []
     for k, pos in enumerate(frames):
-        st = tracker.update(k, detections_at(pos))
+        det = detections_at(pos)
+        if mm_per_px != 1.0:
+            det = replace(det, mm_per_px=np.full(len(det.mm), mm_per_px))
+        st = tracker.update(k, det)
         states.append(st)
         shot = strokes.update(st)
         if shot is not None:

@@ -8,11 +8,7 @@ stands, or wanders, beside its place is still taken only once it stands still.""
 from __future__ import annotations
 
 import numpy as np
-from helpers import detections_at
-
-from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import StrokeDetector
-from tracker.perception.track import Tracker
+from helpers import track_frames
 
 FPS = 25.0
 WHITE = np.array([1068.0, 712.0])
@@ -21,15 +17,7 @@ RED = (600.0, 2600.0)
 
 def _run(frames: list[dict[str, tuple[float, float]]]):
     """Track the frames and find their strokes: (the states, the strokes)."""
-    tr, sd = Tracker(T, FPS), StrokeDetector(T, FPS)
-    states, shots = [], []
-    for k, pts in enumerate(frames):
-        st = tr.update(k, detections_at(pts))
-        states.append(st)
-        shot = sd.update(st)
-        if shot is not None:
-            shots.append(shot)
-    return states, shots
+    return track_frames(None, frames, FPS)
 
 
 def _hidden_then(after: list[tuple[float, float] | None]) -> list[dict[str, tuple[float, float]]]:

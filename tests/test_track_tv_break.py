@@ -13,12 +13,10 @@ degrees): the player stands between the camera and the cue ball.
 from __future__ import annotations
 
 import numpy as np
-from helpers import detections_at
+from helpers import track_frames
 
 from calibration.table import STANDARD_TABLE as T
-from tracker.perception.detections import BallDetections
 from tracker.perception.events import StrokeDetector
-from tracker.perception.track import Tracker
 
 FPS = 25.0
 WHITE = np.array([1069.0, 717.0])
@@ -27,23 +25,9 @@ UP = np.array([0.0, 1.0])
 
 
 def _run(frames: list[dict[str, tuple[float, float]]], mm_per_px: float = 1.0, seed: bool = False):
-    """Track the frames (detections at ``mm_per_px`` mm a pixel) and find their strokes:
-    (the states, the strokes)."""
-    tr, sd = Tracker(T, FPS), StrokeDetector(T, FPS)
-    if seed:
-        tr.seed(frames[0])
-    states, shots = [], []
-    for k, pts in enumerate(frames):
-        det = detections_at(pts)
-        if mm_per_px != 1.0:
-            det = BallDetections(det.px, det.mm, det.radius_px, det.cls, det.conf, det.probs,
-                                 np.full(len(det.mm), mm_per_px))
-        st = tr.update(k, det)
-        states.append(st)
-        shot = sd.update(st)
-        if shot is not None:
-            shots.append(shot)
-    return states, shots
+    """Track the frames (detections at ``mm_per_px`` mm a pixel; the tracker seeded with the
+    first when ``seed``) and find their strokes: (the states, the strokes)."""
+    return track_frames(frames[0] if seed else None, frames, FPS, mm_per_px)
 
 
 def _hidden_then(after: list[tuple[float, float] | None]) -> list[dict[str, tuple[float, float]]]:
