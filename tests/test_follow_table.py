@@ -8,7 +8,7 @@ import copy
 from dataclasses import replace
 
 from tracker.pipeline.referee import sanitize
-from tracker.pipeline.table_state import follow_the_table, unseen_colours
+from tracker.pipeline.table_follow import follow_the_reds, unseen_colours
 from tracker.records.shot import Event, EventType, FrameStart, Shot
 from tracker.rules.match import Match
 from tracker.rules.snooker import SnookerRules
@@ -24,10 +24,10 @@ def _match() -> Match:
 def test_a_red_the_camera_saw_potted_leaves_the_referees_table():
     m = _match()
     seen = {b: p for b, p in SnookerRules().setup_positions().items() if b != "red_08"}
-    state, notes = follow_the_table(m.state, seen | {"white": (700.0, 600.0)})
+    state, notes = follow_the_reds(m.state, seen | {"white": (700.0, 600.0)})
     assert "red_08" in m.state.on_table and "red_08" not in state.on_table
     assert len(notes) == 1 and "does not see a red" in notes[0]
-    assert follow_the_table(state, seen) == (state, [])  # they agree now
+    assert follow_the_reds(state, seen) == (state, [])  # they agree now
 
 
 def test_a_red_wrongly_called_potted_and_then_potted_again_scores():
@@ -41,7 +41,7 @@ def test_a_red_wrongly_called_potted_and_then_potted_again_scores():
         Event(EventType.POT, 2.0, ("red_03",), pocket="top_left"), Event(EventType.AT_REST, 4.0)))
     # before: the contact and the pot dropped, the red being off the referee's table
     assert [e.type.value for e in sanitize(shot, m.state.on_table).events] == ["strike", "at_rest"]
-    m.state, notes = follow_the_table(m.state, shot.positions_before)
+    m.state, notes = follow_the_reds(m.state, shot.positions_before)
     call = m.feed(sanitize(replace(shot, needs_review=tuple(notes)), m.state.on_table))[0]
     assert call["potted"] == ["red_03"] and not call["foul"] and call["points"]["Ann"] == 1
     assert any("sees a red on the table that the referee had potted" in n for n in call["needs_review"])
@@ -50,10 +50,10 @@ def test_a_red_wrongly_called_potted_and_then_potted_again_scores():
 def test_colours_in_sequence_and_unknown_positions_are_left_alone():
     m = _match()
     seq = replace(m.state, phase=Phase.SEQ, on_table=frozenset({"yellow", "green"}))
-    assert follow_the_table(seq, {"red_01": (900.0, 2000.0)}) == (seq, [])
-    assert follow_the_table(m.state, None) == (m.state, [])
+    assert follow_the_reds(seq, {"red_01": (900.0, 2000.0)}) == (seq, [])
+    assert follow_the_reds(m.state, None) == (m.state, [])
     # no red would be left: the end of the reds is the rules' to call
-    assert follow_the_table(m.state, {"white": (700.0, 600.0)}) == (m.state, [])
+    assert follow_the_reds(m.state, {"white": (700.0, 600.0)}) == (m.state, [])
 
 
 def test_a_colour_the_camera_never_found_is_not_struck_before_it_was_re_spotted():

@@ -1,4 +1,4 @@
-"""The pool referee's state follows what the table shows (tracker/pipeline/table_check.py):
+"""The pool referee's state follows what the table shows (tracker/pipeline/table_follow.py):
 one wrong call no longer hands every later call to the wrong player."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from tests.pool_shots import pshot, rack
-from tracker.pipeline.table_check import TableCheckParams, follow_table
+from tracker.pipeline.table_follow import TableCheckParams, follow_pool_table
 
 
 def _groups_chosen():
@@ -21,13 +21,13 @@ def test_the_called_ball_of_the_other_group_says_who_is_at_the_table():
     """B is due (stripes), but the shooter calls the 3 (a solid): A is at the table; calling
     the 12 leaves B there; an open table says nothing."""
     rules, st = _groups_chosen()
-    after, notes = follow_table(st, pshot(2, nomination="3@top_left"))
+    after, notes = follow_pool_table(st, pshot(2, nomination="3@top_left"))
     assert after.player == "A" and notes and "A calls the 3" in notes[0]
-    assert follow_table(st, pshot(2, nomination="12")) == (st, [])
+    assert follow_pool_table(st, pshot(2, nomination="12")) == (st, [])
     open_table = replace(st, game=replace(st.game, groups=(None, None)))
-    assert follow_table(open_table, pshot(2, nomination="3")) == (open_table, [])
+    assert follow_pool_table(open_table, pshot(2, nomination="3")) == (open_table, [])
     off = TableCheckParams(striker_by_call=False)
-    assert follow_table(st, pshot(2, nomination="3"), off) == (st, [])
+    assert follow_pool_table(st, pshot(2, nomination="3"), off) == (st, [])
 
 
 def test_a_ball_called_potted_but_seen_on_the_table_is_put_back():
@@ -36,7 +36,7 @@ def test_a_ball_called_potted_but_seen_on_the_table_is_put_back():
     rules, st = _groups_chosen()
     st = replace(st, on_table=st.on_table - {"7"})
     seen = {"white": (600.0, 400.0), "7": (300.0, 900.0), "12": (700.0, 1500.0)}
-    after, notes = follow_table(st, pshot(2, nomination="12", before=seen))
+    after, notes = follow_pool_table(st, pshot(2, nomination="12", before=seen))
     assert "7" in after.on_table and any("the 7 on the table" in n for n in notes)
     _, dec = None, rules.decide(after, pshot(2, first="7", nomination="12", before=seen))
     assert dec[0].fouls  # the 7 is a ball on the table again: hit first, a foul (not refused)
@@ -45,7 +45,7 @@ def test_a_ball_called_potted_but_seen_on_the_table_is_put_back():
 def test_snooker_is_left_alone():
     rules, st = rack("snooker")
     st2 = replace(st, on_table=st.on_table - {"red_01"})
-    assert follow_table(st2, pshot(1, before={"red_01": (500.0, 2000.0)})) == (st2, [])
+    assert follow_pool_table(st2, pshot(1, before={"red_01": (500.0, 2000.0)})) == (st2, [])
 
 
 def test_the_referee_follows_the_called_ball_before_calling_the_stroke():

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from tracker.pipeline.table_state import turn_passed
+from tracker.pipeline.table_follow import turn_passed
 from tracker.records.shot import Event, EventType, FrameStart, Shot
 from tracker.rules.match import Match
 from tracker.rules.snooker import SnookerRules

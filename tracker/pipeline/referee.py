@@ -31,8 +31,13 @@ from tracker.corrections import (
 from tracker.listeners import ProcessResult, RunListener
 from tracker.perception.events import EARLY_CALL_S, StrokeDetector
 from tracker.perception.track import TableState
-from tracker.pipeline.table_check import follow_table, unpotted
-from tracker.pipeline.table_state import follow_the_table, turn_passed, unseen_colours
+from tracker.pipeline.table_follow import (
+    follow_pool_table,
+    follow_the_reds,
+    turn_passed,
+    unpotted,
+    unseen_colours,
+)
 from tracker.records.parse import record_to_dict
 from tracker.records.shot import (
     Event,
@@ -263,8 +268,8 @@ class Referee:
             shot = replace(shot, **self.said_next)
             self.said_next = Judgement()
         outs += self._recall_unpotted(shot)
-        self.match.state, followed = follow_table(self.match.state, shot)
-        shot = self._follow_the_table(self.match, shot)
+        self.match.state, followed = follow_pool_table(self.match.state, shot)
+        shot = self._follow_snooker_table(self.match, shot)
         shot = sanitize(shot, self.match.state.on_table)
         self._before_last = (copy.deepcopy(self.match), [])
         self._corrected = []
@@ -279,7 +284,7 @@ class Referee:
     def _recall_unpotted(self, shot: Shot) -> list[dict[str, Any]]:
         """Balls the last stroke's call potted, seen at rest on the table at the start of
         ``shot``: the last stroke called again without those pots
-        (:func:`tracker.pipeline.table_check.unpotted`), while it may still be corrected (no
+        (:func:`tracker.pipeline.table_follow.unpotted`), while it may still be corrected (no
         input since). Returns the new calls."""
         if self._why_not_corrected():
             return []
@@ -345,8 +350,8 @@ class Referee:
             shot = replace(shot, **self.spoken[shot.shot])
         if self.said_next:
             shot = replace(shot, **self.said_next)
-        match.state, _ = follow_table(match.state, shot)
-        shot = self._follow_the_table(match, shot)
+        match.state, _ = follow_pool_table(match.state, shot)
+        shot = self._follow_snooker_table(match, shot)
         shot = sanitize(shot, match.state.on_table)
         try:
             return match.feed(shot)
@@ -354,11 +359,11 @@ class Referee:
             return [{"shot": shot.shot, "error": str(exc), "needs_review": True}]
 
     @staticmethod
-    def _follow_the_table(match: Match, shot: Shot) -> Shot:
+    def _follow_snooker_table(match: Match, shot: Shot) -> Shot:
         """The referee's reds made to follow the camera's record at the strike, and the colours
         the camera does not see (not just re-spotted) taken as where the referee had them
-        (:mod:`tracker.pipeline.table_state`), each with a review note on ``shot``."""
-        match.state, notes = follow_the_table(match.state, shot.positions_before)
+        (:mod:`tracker.pipeline.table_follow`), each with a review note on ``shot``."""
+        match.state, notes = follow_the_reds(match.state, shot.positions_before)
         match.state, turn = turn_passed(match.state, shot.positions_before)
         notes += turn
         spots = match.rules.spots() if hasattr(match.rules, "spots") else {}
