@@ -26,6 +26,7 @@ from tracker.perception.sightings import (
     unseen_contact_note,
     unseen_first_contact,
 )
+from tracker.perception.strike import before_strike, carried_by_hand, struck_while_hidden
 from tracker.perception.stroke import (
     Stroke,
     StrokeParams,
@@ -40,6 +41,9 @@ from tracker.words import balls_words, cushion_words, the_ball
 STROKE_PARAMS = StrokeParams()
 SETTLE_S = STROKE_PARAMS.settle_s
 EARLY_CALL_S = STROKE_PARAMS.early_call_s
+#: How many of the last frames the detector keeps (:attr:`StrokeDetector.recent`): the strike's
+#: frame, the two before it, and two more for a cue ball unseen just before it is seen moving.
+RECENT_FRAMES = 5
 
 
 class StrokeDetector:
@@ -63,7 +67,12 @@ class StrokeDetector:
         self.white_rest_frames = 0
         #: how many frames in a row the cue ball has been held at its place unseen
         self.white_hidden_frames = 0
+        #: the last frames fed (the newest last; :data:`RECENT_FRAMES`)
         self.recent: list[TableState] = []
+        #: the frame before the cue ball, hidden at rest a while, was seen again away from its
+        #: place, and its rest count then: taken as put down by hand unless the next picture
+        #: shows it going on as a struck ball (:meth:`_struck_while_hidden`)
+        self.white_reappeared: tuple[TableState, int] | None = None
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
         #: (time s, position mm) where the settled cue ball was last seen, while it is unseen
@@ -81,7 +90,7 @@ class StrokeDetector:
         """Feed one frame; returns a shot record when a stroke has just ended."""
         prev = self.prev
         self.prev = st
-        self.recent = (self.recent + [st])[-3:]
+        self.recent = (self.recent + [st])[-RECENT_FRAMES:]
         if prev is None:
             return None
         if self.stroke is None:
@@ -146,7 +155,9 @@ class StrokeDetector:
                                     and B.WHITE not in st.visible else 0)
         if B.WHITE in st.moving and B.WHITE in prev.pos and B.WHITE in st.pos:
             if hidden_long and B.WHITE not in prev.visible and B.WHITE not in st.emerged:
-                # picked up and now put down by hand elsewhere (ball in hand), not struck
+                # picked up and now put down by hand elsewhere (ball in hand), not struck,
+                # unless the next picture shows it going on struck (_struck_while_hidden)
+                self.white_reappeared = (prev, self.white_rest_frames)
                 self.white_rest_frames = 0
                 return
             self._strike(prev, st)
@@ -158,13 +169,18 @@ class StrokeDetector:
         # struck while hidden at rest (a player addressing it): followed again from its
         # second sighting out of hiding; the first says its speed and the strike's time
         hidden = st.emerged.get(B.WHITE)
+        seen, self.white_reappeared = self.white_reappeared, None
+        if hidden is None and seen is not None and seen[0] in self.recent[-4:-2]:
+            hidden = struck_while_hidden(seen[0], prev, st, self.fps, self.params)
+            if hidden is not None:
+                self.white_rest_frames = seen[1]  # its rest before it hid counts
         if hidden is not None:
             v = ((np.array(st.pos[B.WHITE]) - np.array(hidden[1]))
                  / max(st.t - hidden[0], 1e-6))
         # the cue ball may hit a ball within the first frame, and that ball may show
         # its motion a frame before the cue ball does: what matters is that
         # everything was at rest just before
-        first = self.recent[0] if len(self.recent) == 3 else prev
+        first = before_strike(self.recent, prev)
         others_still = not self._stirred(first) or not self._stirred(prev)
         if prev.moving and not first.moving:
             prev = first
@@ -228,7 +244,7 @@ class StrokeDetector:
         assert s is not None
         self.stroke.record(st)
         s.white_seen |= B.WHITE in st.visible
-        if self._carried(s, prev, st):
+        if carried_by_hand(s, prev, st, self.fps, self.params):
             # a hand carrying the cue ball, not a stroke: wait for it to be set down
             self.stroke = None
             self.white_rest_frames = 0
@@ -375,30 +391,6 @@ class StrokeDetector:
         steps = [float(np.linalg.norm(np.subtract(b, a))) for a, b in zip(track, track[1:], strict=False)]
         moved = [d for d in steps if d > self.params.still_jump_mm]
         return len(moved) == 1 and s.white_speeds[0] > self.params.free_decel_mm_s2 / self.fps
-
-    def _carried(self, s: Stroke, prev: TableState, st: TableState) -> bool:
-        """Whether the stroke's cue ball has sped up over its first frames with nothing else
-        moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
-        speed from the first whole frame after the strike on)."""
-        if (len(s.white_speeds) > self.params.carry_frames or B.WHITE not in st.pos
-                or B.WHITE not in prev.pos):
-            return False
-        if set(st.moving) - {B.WHITE} or s.started:
-            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)  # it has hit something
-            return False
-        v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * self.fps
-        s.white_speeds.append(v)
-        w = s.white_speeds
-        if len(w) >= 2 and w[1] >= self.params.hand_start_speed_mm_s:
-            # already too fast for a hand
-            s.white_speeds = [float("inf")] * (self.params.carry_frames + 1)
-            return False
-        if len(w) < self.params.carry_frames:
-            return False
-        ratio, margin = self.params.carry_speedup
-        late_ratio, late_margin = self.params.carry_late_speedup
-        return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
-                    and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
 
     def _contact(self, ball: str, st: TableState) -> None:
         """The ball left rest at this frame: who hit it, and when (sub-frame)."""

@@ -61,6 +61,14 @@ class StrokeParams:
     #: for more than its ``relocate_frames`` (5 frames, 0.2 s at 25 fps) through ``emerged``;
     #: shorter hidings (a cue passing over it) are strikes as before, s.
     hidden_hand_s: float = 0.3
+    #: ... but one seen again already going on along one line at least this fast (mm/s, on its
+    #: second sighting) was struck while hidden, not put down: a player addressing it from
+    #: behind, between a TV camera and the ball, hides it for a second before a break-off
+    #: (TV lens clips, 30-45 degrees, seed 2: hidden 0.9 s, first seen 186 mm on at 4.6 m/s).
+    #: A hand setting a ball down lets it stand (the tracker's ``emerge_far_speed_mm_s``).
+    hidden_strike_speed_mm_s: float = 1500.0
+    #: ... its second step within this angle of its first (a struck ball runs straight), deg.
+    hidden_strike_cone_deg: float = 20.0
     #: A ball the tracker calls moving at a strike, but seen within this many mm of where it
     #: rested, does not stop the strike from being a stroke (everything else must be at rest
     #: before a stroke): its detection jumped (a re-measure of a ball at rest, a neighbour's

@@ -1,0 +1,89 @@
+"""Strikes the camera half sees (issue 31, bench/tv_lens_clips.py, TV lenses under 45 degrees),
+fed to the stroke detector as tracked states.
+
+- 30-45 degrees, seed 2: the player between the camera and the cue ball hides it for 0.9 s
+  before the break-off; it is seen again 186 mm on and goes on at 4.6 m/s. Before, a cue ball
+  hidden that long and seen again away from its place was always "put down by hand": the
+  break-off was lost and the next stroke called "played from in hand".
+- Under 30 degrees, seed 2: the cue over the pack moves two reds' detections the picture
+  before the strike, and the white is lost in its blur the picture after: the balls were not
+  all at rest in the two pictures before the white was seen moving, and the stroke (a red
+  potted) was lost.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from calibration.table import STANDARD_TABLE as T
+from tracker.perception.events import StrokeDetector
+from tracker.perception.track import TableState
+
+FPS = 25.0
+W = (1069.0, 717.0)
+RED = (900.0, 2800.0)
+
+
+def _strokes(frames: list[tuple[dict, set, set]]) -> list:
+    """Feed ``frames`` (positions mm, moving, seen) to a stroke detector; the strokes found."""
+    det, shots = StrokeDetector(T, FPS), []
+    for k, (pos, moving, seen) in enumerate(frames):
+        shot = det.update(TableState(k, k / FPS, pos, set(moving), set(seen), [], []))
+        if shot is not None:
+            shots.append(shot)
+    return shots
+
+
+def _hidden_then(path: list[tuple[float, float]]) -> list[tuple[dict, set, set]]:
+    """The white at rest and seen 1 s, held there unseen 1 s (the player in front), then seen
+    at each of ``path`` one picture each (moving), then standing at its last 1.5 s; a red far
+    off at rest all along."""
+    rest = {"white": W, "red_01": RED}
+    frames = [(rest, set(), {"white", "red_01"})] * 25 + [(rest, set(), {"red_01"})] * 25
+    frames += [({"white": p, "red_01": RED}, {"white"}, {"white", "red_01"}) for p in path]
+    return frames + [({"white": path[-1], "red_01": RED}, set(), {"white", "red_01"})] * 38
+
+
+def test_a_cue_ball_struck_while_hidden_and_seen_going_on_is_a_stroke():
+    """Seen again 186 mm on, then 186 mm a picture further along the same line: a stroke from
+    its place, struck within the picture before it was seen."""
+    path = [(W[0], W[1] + 186.0 * (k + 1)) for k in range(10)]
+    shots = _strokes(_hidden_then(path))
+    assert len(shots) == 1
+    assert np.allclose(shots[0].positions_before["white"], W)
+    strike = shots[0].events[0]
+    assert strike.type.value == "strike" and abs(strike.t - (50 - 0.5) / FPS) < 1e-3
+
+
+def test_a_cue_ball_put_down_by_hand_after_hiding_is_no_stroke():
+    """Seen again 300 mm away and then standing (set down), or creeping 20 mm a picture (a
+    hand still on it), or going on fast but the other way (a sleeve passing): no stroke."""
+    set_down = [(W[0] + 300.0, W[1])]
+    creeping = [(W[0] + 300.0 + 20.0 * k, W[1]) for k in range(4)]
+    back = [(W[0], W[1] + 186.0), (W[0] + 150.0, W[1] + 100.0), (W[0] + 300.0, W[1] + 14.0)]
+    for path in (set_down, creeping, back):
+        assert _strokes(_hidden_then(path)) == [], path
+
+
+def test_a_strike_the_picture_after_the_cue_stirred_the_pack_is_a_stroke():
+    """The white at rest beside the pack; the cue over the pack moves a red's detection 40 mm
+    the picture before the strike; the white is unseen in the next picture (its blur) and
+    then seen going away at 150 mm a picture, the red set moving on: one stroke."""
+    red = (W[0] - 60.0, W[1] + 2000.0)
+    white = (W[0], W[1] + 2050.0)
+    frames = [({"white": white, "red_01": red}, set(), {"white", "red_01"})] * 25
+    r = np.array(red)
+    for k in range(22):
+        rk = tuple(r + (0.0, -40.0 - 30.0 * k))
+        if k == 0:  # the red's detection moved, the white still at rest and seen
+            frames.append(({"white": white, "red_01": rk}, {"red_01"}, {"white", "red_01"}))
+        elif k == 1:  # the white lost in its blur, held where it stood
+            frames.append(({"white": white, "red_01": rk}, {"red_01"}, {"red_01"}))
+        else:
+            w = (white[0] - 150.0 * min(k - 1, 12), white[1])
+            moving = {"red_01"} | ({"white"} if k <= 13 else set())
+            frames.append(({"white": w, "red_01": rk}, moving, {"white", "red_01"}))
+    frames += [(frames[-1][0], set(), {"white", "red_01"})] * 25
+    shots = _strokes(frames)
+    assert len(shots) == 1
+    assert np.allclose(shots[0].positions_before["white"], white)

@@ -1,0 +1,79 @@
+"""When the cue ball was struck, and when it was a hand: the stroke detector's tests at a
+strike (:class:`tracker.perception.events.StrokeDetector`), as functions of the frames it keeps.
+
+- :func:`before_strike`: the frame whose balls must all have been at rest for the cue ball,
+  now seen moving, to have been struck.
+- :func:`struck_while_hidden`: a cue ball hidden at rest and seen again away from its place,
+  going on fast along one line: struck while hidden, not put down by hand.
+- :func:`carried_by_hand`: a "stroke" whose cue ball keeps speeding up: a hand carrying it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from tracker import balls as B
+from tracker.perception.stroke import Stroke, StrokeParams
+from tracker.perception.track import TableState
+
+
+def before_strike(recent: list[TableState], prev: TableState) -> TableState:
+    """The frame of ``recent`` (the last frames, the newest, where the cue ball is seen
+    moving, last; ``prev`` the one before it) whose balls must all have been at rest for the
+    cue ball to have been struck: two frames back (a ball it hits may show its motion a frame
+    before the cue ball does), and one further back for each picture just before in which the
+    cue ball was not seen (a hard stroke's blur: TV lens clips under 30 degrees, seed 2, where
+    the cue over the pack moved two reds' detections the picture before the strike and the
+    white was lost in the next)."""
+    if len(recent) < 3:
+        return prev
+    back = 3
+    while back < len(recent) and B.WHITE not in recent[-back + 1].visible:
+        back += 1
+    return recent[-back]
+
+
+def struck_while_hidden(rest: TableState, seen: TableState, st: TableState, fps: float,
+                        params: StrokeParams) -> tuple[float, tuple[float, float]] | None:
+    """When and where (s, mm; as ``TableState.emerged``) the cue ball was first seen again
+    (``seen``) after hiding at rest (its place held in ``rest``, the frame before), when at
+    ``st`` (the next frame) it goes on along the same line (``hidden_strike_cone_deg``) at
+    ``hidden_strike_speed_mm_s`` or more: struck while hidden, not put down by hand (a hand
+    lets a ball stand where it sets it down). None otherwise."""
+    if not all(B.WHITE in x.pos for x in (rest, seen, st)):
+        return None
+    p0, p1, p2 = (np.asarray(x.pos[B.WHITE], float) for x in (rest, seen, st))
+    a, b = p1 - p0, p2 - p1
+    na, nb = float(np.linalg.norm(a)), float(np.linalg.norm(b))
+    if na == 0.0 or nb == 0.0 or nb * fps < params.hidden_strike_speed_mm_s:
+        return None
+    if float(a @ b) / (na * nb) < np.cos(np.radians(params.hidden_strike_cone_deg)):
+        return None
+    return seen.t, (float(p1[0]), float(p1[1]))
+
+
+def carried_by_hand(s: Stroke, prev: TableState, st: TableState, fps: float,
+                    params: StrokeParams) -> bool:
+    """Whether the stroke ``s``'s cue ball has sped up over its first frames with nothing else
+    moving: carried by a hand (smoothly accelerated, frame after frame), not struck (full
+    speed from the first whole frame after the strike on). Keeps its speeds in
+    ``s.white_speeds`` (mm/s)."""
+    if (len(s.white_speeds) > params.carry_frames or B.WHITE not in st.pos
+            or B.WHITE not in prev.pos):
+        return False
+    if set(st.moving) - {B.WHITE} or s.started:
+        s.white_speeds = [float("inf")] * (params.carry_frames + 1)  # it has hit something
+        return False
+    v = float(np.linalg.norm(np.subtract(st.pos[B.WHITE], prev.pos[B.WHITE]))) * fps
+    s.white_speeds.append(v)
+    w = s.white_speeds
+    if len(w) >= 2 and w[1] >= params.hand_start_speed_mm_s:
+        # already too fast for a hand
+        s.white_speeds = [float("inf")] * (params.carry_frames + 1)
+        return False
+    if len(w) < params.carry_frames:
+        return False
+    ratio, margin = params.carry_speedup
+    late_ratio, late_margin = params.carry_late_speedup
+    return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
+                and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
