@@ -38,20 +38,29 @@ def cushion_ahead(t: TableGeometry, pocket_xy: dict[str, np.ndarray], p: np.ndar
     ``direction`` meets first (its centre a radius from the face), or None where that
     point lies within two corner-pocket mouths of a pocket (of ``pocket_xy``, mouth centres in
     mm) on table ``t`` (it would drop, not jump)."""
-    best: tuple[str, float] | None = None
+    hit = cushion_met(t, pocket_xy, p, direction)
+    return None if hit is None else (hit[0], hit[1])
+
+
+def cushion_met(t: TableGeometry, pocket_xy: dict[str, np.ndarray], p: np.ndarray,
+                direction: np.ndarray) -> tuple[str, float, float] | None:
+    """As :func:`cushion_ahead`, with the share (0..1] of the motion that goes into that face
+    (the cosine between ``direction`` and the face's inward normal, reversed): a ball's speed
+    into the cushion is its speed times this."""
+    best: tuple[str, float, float] | None = None
     for axis, face, inward, name in t.cushion_faces:
         toward = -inward * float(direction[axis])
         if toward <= 1e-6:
             continue
         dist = (inward * (float(p[axis]) - face) - t.ball_radius) / toward
         if best is None or dist < best[1]:
-            best = (name, max(0.0, dist))
+            best = (name, max(0.0, dist), toward)
     if best is None:
         return None
     at = p + direction * best[1]
     if min(np.linalg.norm(at - c) for c in pocket_xy.values()) < 2.0 * t.corner_mouth:
         return None
-    return t.cushion_label(best[0], float(at[1])), best[1]
+    return t.cushion_label(best[0], float(at[1])), best[1], best[2]
 
 
 def reaches_mouth(t: TableGeometry, pocket_xy: dict[str, np.ndarray], pocket: str, p: np.ndarray,
