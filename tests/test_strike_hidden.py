@@ -119,3 +119,26 @@ def test_a_ball_lost_running_at_a_slant_into_a_cushion_did_not_jump_it():
     given away). What counts is the speed into the face: 1.2 m/s square into it may jump it."""
     assert _lost_at_the_right_cushion((500.0, 1000.0)) == []
     assert [c for _, _, c in _lost_at_the_right_cushion((1200.0, 300.0))] == ["right_top"]
+
+
+def _red_beside_moves(red: tuple[float, float], path: list[tuple[float, float]]) -> list:
+    """The white seen standing at ``W`` 1 s with a red at ``red``; then the red at each of
+    ``path`` one picture each (moving), the white seen standing all along; then 1.5 s at rest.
+    The strokes found."""
+    frames = [({"white": W, "red_01": red}, set(), {"white", "red_01"})] * 25
+    frames += [({"white": W, "red_01": p}, {"red_01"}, {"white", "red_01"}) for p in path]
+    return _strokes(frames + [({"white": W, "red_01": path[-1]}, set(), {"white", "red_01"})] * 38)
+
+
+def test_a_push_the_cue_ball_hardly_moved_in_is_a_stroke():
+    """30-45 degrees, seed 1: the white pushed 17 mm into the red beside it (57 mm centre to
+    centre), too little to be seen moving; the red rolls 400 mm: a stroke, for review. The cue
+    over the red moving its detection 40 mm for two pictures and back, or a red 300 mm off
+    rolling away (a hand), is none."""
+    red = (W[0], W[1] + 57.0)
+    rolls = [(red[0], red[1] + 20.0 * (k + 1)) for k in range(20)]
+    shots = _red_beside_moves(red, rolls)
+    assert len(shots) == 1 and any("seen standing" in n for n in shots[0].needs_review)
+    assert _red_beside_moves(red, [(red[0], red[1] + 40.0)] * 2 + [red]) == []
+    far = (W[0] + 300.0, W[1])
+    assert _red_beside_moves(far, [(far[0] + 20.0 * (k + 1), far[1]) for k in range(20)]) == []

@@ -26,7 +26,13 @@ from tracker.perception.sightings import (
     unseen_contact_note,
     unseen_first_contact,
 )
-from tracker.perception.strike import before_strike, carried_by_hand, struck_while_hidden
+from tracker.perception.strike import (
+    before_strike,
+    came_to_nothing,
+    carried_by_hand,
+    pushed_from_rest,
+    struck_while_hidden,
+)
 from tracker.perception.stroke import (
     Stroke,
     StrokeParams,
@@ -267,6 +273,9 @@ class StrokeDetector:
         if still:
             s.rest_since = s.rest_since if s.rest_since is not None else st.t
             if st.t - s.rest_since >= self.params.settle_s and not st.moving:
+                if came_to_nothing(s, st, self.params.push_min_travel_mm):
+                    self.stroke = None  # the cue over a ball beside it, not a push
+                    return None
                 return self._finish(st)
         else:
             s.rest_since = None
@@ -339,27 +348,30 @@ class StrokeDetector:
         streak too faint to detect) and, within ``unseen_strike_s``, an object ball within its
         reach leaves rest with nothing moving the frame before. The strike and the first
         contact (the first ball to move) are inferred, with confidences below one and a note."""
-        if self.white_gone is None or prev.moving or not (st.moving - {B.WHITE}):
+        if prev.moving or not (st.moving - {B.WHITE}):
             return False
-        t_seen, w = self.white_gone
+        pushed = self.white_gone is None
+        if pushed and not self._pushed(prev, st):
+            return False
+        t_seen, w = self.white_gone or (prev.t, st.pos[B.WHITE])
         dt = st.t - t_seen
         movers = self._in_order(st.moving - {B.WHITE}, st, w)
-        reach = self.table.ball_diameter + self.params.max_cue_speed_mm_s * dt
+        reach = self.table.ball_diameter + (self.params.push_reach_mm if pushed else
+                                            self.params.max_cue_speed_mm_s * dt)
         rest = self.last_rest_pos
-        if dt > self.params.unseen_strike_s or not any(
-                b in rest and float(np.linalg.norm(np.subtract(rest[b], w))) <= reach for b in movers):
+        if dt > self.params.unseen_strike_s or not pushed_from_rest(w, movers, rest, reach):
             return False
         before = dict(rest) or dict(prev.pos)
         before[B.WHITE] = w
         t0 = t_seen + 0.5 / self.fps
         self.white_rest_frames = 0
         self.white_gone = None
-        note = (f"the cue ball was not seen moving (it vanished from its place at {t_seen:.2f} s): "
-                f"a stroke is taken from {balls_words(movers)} starting to move at {st.t:.2f} s; "
-                "check that a stroke was played")
+        how = ("it was seen standing" if pushed else f"it vanished from its place at {t_seen:.2f} s")
+        note = (f"the cue ball was not seen moving ({how}): a stroke is taken from "
+                f"{balls_words(movers)} starting to move at {st.t:.2f} s; check that a stroke was played")
         self.stroke = Stroke(t0=t0, before=before, review=[*self.pending_review, note],
                               white_speeds=[float("inf")] * (self.params.carry_frames + 1),
-                              white_seen=False)
+                              white_seen=False, pushed=pushed)
         self.pending_review, self.replacing = [], False
         self.stroke.events.append(Event(EventType.STRIKE, round(t0, 4), (B.WHITE,),
                                         confidence=self.params.unseen_strike_confidence))
@@ -369,6 +381,13 @@ class StrokeDetector:
             self.stroke.started[b] = st.t
             self._contact(b, st)
         return True
+
+    def _pushed(self, prev: TableState, st: TableState) -> bool:
+        """Whether ``st`` may be a push the cue ball hardly moved in: settled, seen standing,
+        balls leaving rest now (beyond ``still_jump_mm``), none the picture before."""
+        settled = self.white_rest_frames >= int(self.params.white_rest_s * self.fps)
+        return (settled and B.WHITE in st.visible and B.WHITE in st.pos and B.WHITE not in
+                st.moving and bool(self._stirred(st)) and not self._stirred(prev))
 
     def _out_of_hiding(self, t1: float, p1: tuple[float, float], rest: tuple[float, float]) -> None:
         """The new stroke's cue ball was struck while hidden at ``rest`` and first seen again

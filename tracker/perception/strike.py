@@ -6,6 +6,8 @@ strike (:class:`tracker.perception.events.StrokeDetector`), as functions of the 
 - :func:`struck_while_hidden`: a cue ball hidden at rest and seen again away from its place,
   going on fast along one line: struck while hidden, not put down by hand.
 - :func:`carried_by_hand`: a "stroke" whose cue ball keeps speeding up: a hand carrying it.
+- :func:`pushed_from_rest` and :func:`came_to_nothing`: a soft stroke whose cue ball is seen
+  standing while the balls beside it leave rest; dropped if they went nowhere.
 """
 
 from __future__ import annotations
@@ -77,3 +79,23 @@ def carried_by_hand(s: Stroke, prev: TableState, st: TableState, fps: float,
     late_ratio, late_margin = params.carry_late_speedup
     return bool(w[-1] > ratio * w[0] + margin and w[-2] > w[0]
                 and w[-1] > late_ratio * w[1] + late_margin and w[2] > w[1])
+
+
+def pushed_from_rest(white: tuple[float, float], movers: list[str],
+                     rest: dict[str, tuple[float, float]], reach_mm: float) -> list[str]:
+    """Which of ``movers`` (balls set moving, in the order they moved) stood within
+    ``reach_mm`` (mm, centre to centre) of the cue ball at ``white`` (mm) in ``rest`` (where
+    each ball last rested): the balls a push it hardly moved in may have set moving."""
+    return [b for b in movers if b in rest
+            and float(np.linalg.norm(np.subtract(rest[b], white))) <= reach_mm]
+
+
+def came_to_nothing(s: Stroke, st: TableState, min_travel_mm: float) -> bool:
+    """Whether a stroke taken from balls beside the cue ball leaving rest (``s.pushed``) set
+    none of them anywhere: at its end (``st``) each ball it started stands within
+    ``min_travel_mm`` of where it stood (a ball gone from the table went somewhere)."""
+    if not s.pushed:
+        return False
+    return all(b in st.pos and b in s.before
+               and float(np.linalg.norm(np.subtract(st.pos[b], s.before[b]))) < min_travel_mm
+               for b in s.started)

@@ -167,6 +167,16 @@ class StrokeParams:
     #: How sure an inferred strike, and a first contact taken as "the first ball to move", are.
     unseen_strike_confidence: float = 0.7
     unseen_contact_confidence: float = 0.5
+    #: A ball at rest within a ball's width plus this (mm) of the settled cue ball, seen leaving
+    #: rest with nothing moving the picture before while the cue ball is seen standing, was set
+    #: moving by a soft stroke whose cue ball moved too little to be seen moving (TV lens clips,
+    #: 30-45 degrees, seed 1: the white pushed 17 mm into the pack, within its rest jitter at the
+    #: far end; the stroke was lost and 9 reds "moved between strokes").
+    push_reach_mm: float = 40.0
+    #: ... such a stroke stands only if a ball it set moving ends at least this far (mm) from
+    #: where it stood (or leaves the table): the cue passing over a ball beside the cue ball
+    #: moves its detection a few pictures, and it stays where it was.
+    push_min_travel_mm: float = 100.0
     #: A cue ball whose approach to a rack (this many balls or more, each within 2R plus
     #: ``rack_gap_mm`` of another: frozen together) was not followed (a hard break: the cue
     #: ball lost in its blur, seen again only once it came back off the rack), while a ball
@@ -227,6 +237,10 @@ class Stroke:
     #: the cue ball's contact with a rack whose approach was not followed (the ball it met
     #: may hardly move: its motion passes through the rack), kept when the stroke ends
     rack_contacts: list[Event] = field(default_factory=list)
+    #: the stroke was taken from balls beside the cue ball leaving rest while it was seen
+    #: standing (a push it hardly moved in): dropped if none of them went anywhere
+    #: (:func:`tracker.perception.strike.came_to_nothing`)
+    pushed: bool = False
 
     def record(self, st: TableState) -> None:
         """Add the frame ``st``'s positions to the tracks."""
