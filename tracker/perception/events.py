@@ -30,6 +30,7 @@ from tracker.perception.strike import (
     before_strike,
     came_to_nothing,
     carried_by_hand,
+    detection_jumped,
     pushed_from_rest,
     struck_while_hidden,
 )
@@ -255,7 +256,7 @@ class StrokeDetector:
             self.stroke = None
             self.white_rest_frames = 0
             return None
-        if self._jumped(s, st):
+        if detection_jumped(s, st, self.fps, self.params):
             # its detection jumped to something beside it: no stroke; it rests where now seen
             self.stroke = None
             self.white_rest_frames = 0
@@ -397,19 +398,6 @@ class StrokeDetector:
         assert s is not None
         later = [x for x in s.track.get(B.WHITE, []) if x[0] > t1 + 1e-6]
         s.track[B.WHITE] = [(t1 - 1.0 / self.fps, rest), (t1, p1), *later]
-
-    def _jumped(self, s: Stroke, st: TableState) -> bool:
-        """Whether the stroke's cue ball, now seen at rest with no other ball moved and nothing
-        potted or gone, moved in one picture only, faster than a ball that touches nothing can
-        stop within a picture (``StrokeParams.free_decel_mm_s2``): its detection jumped, no
-        ball was struck (a struck ball slows over many pictures)."""
-        if (st.moving or B.WHITE not in st.visible or s.started or not s.white_speeds
-                or any(e.type != EventType.STRIKE for e in s.events)):
-            return False
-        track = [p for _, p in s.track.get(B.WHITE, [])]
-        steps = [float(np.linalg.norm(np.subtract(b, a))) for a, b in zip(track, track[1:], strict=False)]
-        moved = [d for d in steps if d > self.params.still_jump_mm]
-        return len(moved) == 1 and s.white_speeds[0] > self.params.free_decel_mm_s2 / self.fps
 
     def _contact(self, ball: str, st: TableState) -> None:
         """The ball left rest at this frame: who hit it, and when (sub-frame)."""

@@ -6,6 +6,8 @@ strike (:class:`tracker.perception.events.StrokeDetector`), as functions of the 
 - :func:`struck_while_hidden`: a cue ball hidden at rest and seen again away from its place,
   going on fast along one line: struck while hidden, not put down by hand.
 - :func:`carried_by_hand`: a "stroke" whose cue ball keeps speeding up: a hand carrying it.
+- :func:`detection_jumped`: a "stroke" whose cue ball moved in one picture only: its
+  detection jumped.
 - :func:`pushed_from_rest` and :func:`came_to_nothing`: a soft stroke whose cue ball is seen
   standing while the balls beside it leave rest; dropped if they went nowhere.
 """
@@ -17,6 +19,7 @@ import numpy as np
 from tracker import balls as B
 from tracker.perception.stroke import Stroke, StrokeParams
 from tracker.perception.track import TableState
+from tracker.records.shot import EventType
 
 
 def before_strike(recent: list[TableState], prev: TableState) -> TableState:
@@ -99,3 +102,17 @@ def came_to_nothing(s: Stroke, st: TableState, min_travel_mm: float) -> bool:
     return all(b in st.pos and b in s.before
                and float(np.linalg.norm(np.subtract(st.pos[b], s.before[b]))) < min_travel_mm
                for b in s.started)
+
+
+def detection_jumped(s: Stroke, st: TableState, fps: float, params: StrokeParams) -> bool:
+    """Whether the stroke ``s``'s cue ball, now seen at rest with no other ball moved and
+    nothing potted or gone, moved in one picture only, faster than a ball that touches nothing
+    can stop within a picture (``StrokeParams.free_decel_mm_s2``): its detection jumped, no
+    ball was struck (a struck ball slows over many pictures)."""
+    if (st.moving or B.WHITE not in st.visible or s.started or not s.white_speeds
+            or any(e.type != EventType.STRIKE for e in s.events)):
+        return False
+    track = [p for _, p in s.track.get(B.WHITE, [])]
+    steps = [float(np.linalg.norm(np.subtract(b, a))) for a, b in zip(track, track[1:], strict=False)]
+    moved = [d for d in steps if d > params.still_jump_mm]
+    return len(moved) == 1 and s.white_speeds[0] > params.free_decel_mm_s2 / fps
