@@ -142,3 +142,32 @@ def test_a_push_the_cue_ball_hardly_moved_in_is_a_stroke():
     assert _red_beside_moves(red, [(red[0], red[1] + 40.0)] * 2 + [red]) == []
     far = (W[0] + 300.0, W[1])
     assert _red_beside_moves(far, [(far[0] + 20.0 * (k + 1), far[1]) for k in range(20)]) == []
+
+
+def test_a_cue_ball_lost_in_its_stroke_and_seen_again_rolling_is_no_new_stroke():
+    """Under 30 degrees, seed 2: the white, lost as it was struck and held where it stood until
+    the stroke ended, came out of sight rolling 1.4 s later and was taken as struck out of
+    hiding (an invented stroke, "struck before the blue had been re-spotted"). A cue ball
+    the last stroke ended without must be seen standing before it can be struck again."""
+    frames = [({"white": W, "red_01": RED}, set(), {"white", "red_01"})] * 25
+    x = [W[0] + 60.0 * (k + 1) for k in range(6)]
+    frames += [({"white": (xi, W[1]), "red_01": RED}, {"white"}, {"white", "red_01"}) for xi in x]
+    frames += [({"white": (x[-1], W[1]), "red_01": RED}, set(), {"red_01"})] * 35
+    on = [(x[-1] + 500.0 + 30.0 * k, W[1]) for k in range(5)]
+    det, shots = StrokeDetector(T, FPS), []
+    for k, (pos, moving, seen) in enumerate(frames):
+        shots += [s for s in [det.update(TableState(k, k / FPS, pos, moving, seen, [], []))] if s]
+    # out of hiding: the tracker holds its place at the first sighting and follows it from the
+    # second, saying when and where the first was
+    k = len(frames)
+    shots += [s for s in [det.update(TableState(k, k / FPS, frames[-1][0], set(), {"red_01"}, [], []))] if s]
+    for j, p in enumerate(on[1:], start=1):
+        em = {"white": (len(frames) / FPS, on[0])} if j == 1 else {}
+        st = TableState(k + j, (k + j) / FPS, {"white": p, "red_01": RED}, {"white"},
+                        {"white", "red_01"}, [], [], emerged=em)
+        shots += [s for s in [det.update(st)] if s]
+    for j in range(30):
+        k = len(frames) + len(on) + j
+        st = TableState(k, k / FPS, {"white": on[-1], "red_01": RED}, set(), {"white", "red_01"}, [], [])
+        shots += [s for s in [det.update(st)] if s]
+    assert len(shots) == 1

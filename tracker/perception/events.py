@@ -80,6 +80,9 @@ class StrokeDetector:
         #: place, and its rest count then: taken as put down by hand unless the next picture
         #: shows it going on as a struck ball (:meth:`_struck_while_hidden`)
         self.white_reappeared: tuple[TableState, int] | None = None
+        #: the last stroke ended with its cue ball out of sight: its rest counts only from when
+        #: it is seen again (it may be rolling on unseen: TV under 30 degrees, seed 2)
+        self.white_lost = False
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
         #: (time s, position mm) where the settled cue ball was last seen, while it is unseen
@@ -142,7 +145,9 @@ class StrokeDetector:
             self.last_rest_pos = dict(st.pos)
         # the cue ball at rest (hidden by the player addressing it counts as at rest); a
         # hand moving it, or its return from a pocket, starts the count again
-        if B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared:
+        self.white_lost &= B.WHITE not in st.visible
+        if (B.WHITE in st.pos and B.WHITE not in st.moving and B.WHITE not in st.appeared
+                and not self.white_lost):
             self.white_rest_frames += 1
         elif B.WHITE not in st.moving:
             self.white_rest_frames = 0
@@ -548,6 +553,7 @@ class StrokeDetector:
         unseen_first_contact(s, self.fps, self.params)
         order_first_contacts(s, self.fps, self.params)
         s.events.extend(s.disturbances(st, self.params, self.fps, self.table.ball_diameter))
+        self.white_lost = B.WHITE not in st.visible
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
                                         if e.type in (EventType.POT, EventType.OFF_TABLE)):
             s.review.append("the cue ball was not seen after the strike: if it is not where it "
