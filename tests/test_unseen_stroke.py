@@ -15,16 +15,18 @@ RED = (300.0, 3000.0)
 OTHER = (1200.0, 2000.0)
 
 
-def _hidden_strike_pot(came_back: bool = False) -> list[TableState]:
+def _hidden_strike_pot(came_back: bool = False, seen: bool = True) -> list[TableState]:
     """The cue ball held hidden at its place (the player in front) while a red rolls from
     rest toward the top-left corner and vanishes in its mouth; its pot confirmed 10 frames
-    later (``came_back``: no pot, the red seen again and rests in the jaws)."""
+    later (``came_back``: no pot, the red seen again and rests in the jaws; not ``seen``: the
+    red's track never saw a ball, as the slots at a clip's start)."""
     mouth = T.pockets["top_left"].mouth_centre
     out = []
     k = 0
 
     def add(pos, moving, visible, pots=(), pending=()):
         nonlocal k
+        visible = set(visible) if seen else set(visible) - {"red_01"}
         out.append(TableState(k, k / FPS, dict(pos), set(moving), set(visible), list(pots), [],
                               pending_pots=list(pending)))
         k += 1
@@ -75,3 +77,7 @@ def test_a_ball_potted_while_the_strike_was_hidden_is_a_stroke_with_its_pot():
 
 def test_a_ball_that_came_back_out_of_the_mouth_makes_no_stroke():
     assert _shots(_hidden_strike_pot(came_back=True)) == []
+
+
+def test_a_track_never_seen_that_goes_makes_no_stroke():
+    assert _shots(_hidden_strike_pot(seen=False)) == []

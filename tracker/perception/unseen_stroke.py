@@ -30,12 +30,14 @@ StrokeDetector = Any
 
 def departure(frames: list[TableState], ball: str) -> int | None:
     """Index in ``frames`` (oldest first) of the first frame of ``ball``'s last run of motion
-    (the frame it was first seen moving since it last rested), or None when it never rested
-    in them (or never moved)."""
+    (the frame it was first seen moving since it last rested), or None when it did not rest,
+    seen, in them, or was not seen moving since (a track never seen: the start's slots)."""
     k = len(frames) - 1
     while k >= 0 and ball in frames[k].moving:
         k -= 1
-    if k < 0 or k == len(frames) - 1 or ball not in frames[k].pos:
+    if k < 0 or k == len(frames) - 1 or ball not in frames[k].visible:
+        return None
+    if not any(ball in r.visible for r in frames[k + 1:]):
         return None
     return k + 1
 
@@ -53,7 +55,10 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     frames = [*d.since_rest, st]
     if not d.params.stroke_from_unseen_pot or not potted:
         return False
-    starts = [(k, b) for b in potted if (k := departure(frames[:-1], b)) is not None]
+    # a ball the table was last seen resting with (every ball still), that left rest before
+    # it went down
+    starts = [(k, b) for b, _, t in st.pots if b in potted and b in d.last_rest_pos
+              and (k := departure(frames[:-1], b)) is not None and t >= frames[k - 1].t]
     if not starts:
         return False
     k, ball = min(starts)
