@@ -81,3 +81,19 @@ def test_a_ball_that_came_back_out_of_the_mouth_makes_no_stroke():
 
 def test_a_track_never_seen_that_goes_makes_no_stroke():
     assert _shots(_hidden_strike_pot(seen=False)) == []
+
+
+def test_a_track_that_jumped_on_its_way_is_no_ball_potted():
+    """A track that jumped 770 mm in one picture (to a player's sleeve) and went into a pocket
+    with it: not a ball's path; the same run at a ball's pace is."""
+    from tracker.perception.unseen_stroke import steady_run
+
+    def run(steps):
+        return [TableState(k, k / FPS, {"red_01": p}, {"red_01"} if k else set(), {"red_01"}, [],
+                           []) for k, p in enumerate(steps)]
+
+    slow = [(300.0, 3000.0 + 60.0 * k) for k in range(5)]
+    jumped = [slow[0], (1070.0, 3000.0), *slow[2:]]
+    assert steady_run(run(slow), "red_01", 1, 3, 7000.0)
+    assert not steady_run(run(jumped), "red_01", 1, 3, 7000.0)
+    assert not steady_run(run(slow[:3]), "red_01", 1, 3, 7000.0)  # seen twice only

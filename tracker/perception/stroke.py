@@ -180,8 +180,14 @@ class StrokeParams:
     #: clearance's 4 at 40.6 s): the stroke is inferred from the frame the ball left rest
     #: (:func:`tracker.perception.unseen_stroke.stroke_from_pot`) ...
     stroke_from_unseen_pot: bool = True
-    #: ... among the frames kept since every ball last rested, at most this long, s.
+    #: ... among the frames kept since every ball last rested, at most this long, s; when the
+    #: ball was seen on its way in at least this many frames, each sighting no further from the
+    #: one before than this speed carries a ball (a track that jumped to a player's sleeve and
+    #: went into a pocket with it: the clearance's "7" at 56.5 s, 770 mm in a picture), mm/s
+    #: (the tracker's ``max_speed_mm_s``).
     since_rest_s: float = 10.0
+    unseen_pot_sightings: int = 3
+    unseen_pot_speed_mm_s: float = 7000.0
     #: A ball against a cushion is known to this many image pixels along the cushion's normal
     #: (:func:`tracker.perception.cushions.cushion_error`).
     cushion_error_px: float = CUSHION_ERROR_PX

@@ -15,6 +15,7 @@ review, and it goes on and ends as any stroke does.
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from tracker import balls as B
@@ -42,6 +43,21 @@ def departure(frames: list[TableState], ball: str) -> int | None:
     return k + 1
 
 
+def steady_run(frames: list[TableState], ball: str, k: int, sightings: int,
+               speed_mm_s: float) -> bool:
+    """Whether ``ball``'s run from ``frames[k]`` on (``frames[k - 1]``: where it rested) is a
+    ball's path: seen in at least ``sightings`` frames of it, and no sighting further from
+    the one before (or from its place at rest) than ``speed_mm_s`` carries a ball in the time
+    between (a track that jumped to a player's sleeve, or to another ball, and went with it
+    into a pocket is no ball potted)."""
+    seen = [(frames[k - 1].t, frames[k - 1].pos[ball])]
+    seen += [(r.t, r.pos[ball]) for r in frames[k:] if ball in r.visible and ball in r.pos]
+    if len(seen) - 1 < sightings:
+        return False
+    return all(math.dist(p, q) <= speed_mm_s * (u - t) + 1e-6
+               for (t, p), (u, q) in zip(seen, seen[1:], strict=False))
+
+
 def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool:
     """Between strokes (``prev``, ``st``: the frame before and this one): keep ``prev`` among
     the frames since every ball rested (:attr:`StrokeDetector.since_rest`), and start the
@@ -57,8 +73,11 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
         return False
     # a ball the table was last seen resting with (every ball still), that left rest before
     # it went down
+    run = frames[:-1]
     starts = [(k, b) for b, _, t in st.pots if b in potted and b in d.last_rest_pos
-              and (k := departure(frames[:-1], b)) is not None and t >= frames[k - 1].t]
+              and (k := departure(run, b)) is not None and t >= run[k - 1].t
+              and steady_run(run, b, k, d.params.unseen_pot_sightings,
+                             d.params.unseen_pot_speed_mm_s)]
     if not starts:
         return False
     k, ball = min(starts)
