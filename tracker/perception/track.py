@@ -29,6 +29,7 @@ from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.paths import cushion_ahead, pocket_on_path, reaches_mouth
+from tracker.perception.regroup import regroup_lost
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
@@ -378,6 +379,8 @@ class Tracker:
                     b = free.pop(0)
                     f.assigned[b] = j
                     f.used[j] = True
+            if self.cfg.regroup_lost_frames:
+                regroup_lost(self, group, found, f)
 
     def _match_by_position(self, f: UpdateStep) -> None:
         """A moving ball smeared by motion blur may lose its colour: follow it by position;
