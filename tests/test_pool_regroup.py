@@ -47,3 +47,4 @@ def test_a_lost_ball_seen_standing_elsewhere_is_taken_up_there():
     # without it the ball there is followed by nothing
     st = _run(0)
     assert not [b for b, p in st.pos.items() if abs(p[0] - MOVED[0]) + abs(p[1] - MOVED[1]) < 5.0]
+

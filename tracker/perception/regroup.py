@@ -68,6 +68,10 @@ def regroup_lost(tr: Tracker, group: list[str], found: np.ndarray, f: UpdateStep
 
 def _held(s: Any, frame: int, cfg: Any) -> bool:
     """Whether the slot ``s`` is a ball held unseen at rest where it was lost, for more than
-    ``cfg.relocate_frames`` pictures (not one pending a pot or off the table)."""
+    ``cfg.relocate_frames`` pictures (not one pending a pot or off the table), or a ball of
+    the start's layout never seen since, on the table or not (taken off unseen: the clearance's
+    first second "potted" three such slots, and three balls had no track all clip long)."""
+    if s.pos is not None and s.last_frame < 0:
+        return True
     return (s.on_table and s.pos is not None and not s.moving and s.potted_pocket is None
             and frame - s.last_frame > cfg.relocate_frames)
