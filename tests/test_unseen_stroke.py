@@ -97,3 +97,5 @@ def test_a_track_that_jumped_on_its_way_is_no_ball_potted():
     assert steady_run(run(slow), "red_01", 1, 3, 7000.0)
     assert not steady_run(run(jumped), "red_01", 1, 3, 7000.0)
     assert not steady_run(run(slow[:3]), "red_01", 1, 3, 7000.0)  # seen twice only
+    # taken up far from where the track stood, then steady: a ball's path
+    assert steady_run(run([(1500.0, 500.0), *slow[1:]]), "red_01", 1, 3, 7000.0)
