@@ -65,10 +65,7 @@ class StrokeDetector:
         #: how many frames in a row the cue ball has been held at its place unseen
         self.white_hidden_frames = 0
         self.recent: list[TableState] = []
-        #: the frames since every ball last rested, between strokes (that frame first; at most
-        #: ``since_rest_s``): a stroke not seen to start is taken from them
-        #: (:func:`tracker.perception.unseen_stroke.stroke_from_pot`)
-        self.since_rest: list[TableState] = []
+        self.since_rest: list[TableState] = []  #: frames since all rested (unseen_stroke.py)
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
         #: (time s, position mm) where the settled cue ball was last seen, while it is unseen

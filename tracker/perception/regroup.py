@@ -40,6 +40,8 @@ def regroup_lost(tr: Tracker, group: list[str], found: np.ndarray, f: UpdateStep
     :attr:`TrackerConfig.relocate_frames` that was lost last (then the nearest), which is
     relocated there (``f.relocated``)."""
     cfg, det = tr.cfg, f.det
+    if not cfg.regroup_lost_frames:
+        return  # off (snooker's reds)
     left = [int(j) for j in found if not f.used[j]]
     seen: list[tuple[np.ndarray, int]] = getattr(tr, "_left_over", [])
     now: list[tuple[np.ndarray, int]] = []

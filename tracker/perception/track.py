@@ -379,8 +379,7 @@ class Tracker:
                     b = free.pop(0)
                     f.assigned[b] = j
                     f.used[j] = True
-            if self.cfg.regroup_lost_frames:
-                regroup_lost(self, group, found, f)
+            regroup_lost(self, group, found, f)  # pool only (TrackerConfig.regroup_lost_frames)
 
     def _match_by_position(self, f: UpdateStep) -> None:
         """A moving ball smeared by motion blur may lose its colour: follow it by position;
