@@ -9,6 +9,13 @@ no frame of the window shows the table (the video opens on a close-up, the crowd
 card), the next window is tried, up to :data:`START_SEARCH_S`; the frames before the window
 that calibrated are not refereed.
 
+A start whose cushions fit poorly (a player over the table in every picture of the window:
+the real 9-ball clearance's start fits 9.6 mm, where a picture of the same view 20 s on fits
+5.4 mm) is calibrated again, before any frame is refereed, on pictures further on in a video
+file that show the same view (:func:`better_start`): the camera stands still, so the better
+fit holds from the first frame (the view monitor's later refit, :class:`ViewMonitor`, comes
+too late for the strokes already refereed).
+
 The same frames then teach the run this view: the frames that show it (the others are a cut
 inside the window) are the reference of the view monitor and the pictures the ball detector
 learns the cloth and the colours from. :func:`working_scale` picks the detector's working
@@ -17,14 +24,16 @@ scale from how small the balls look.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 
+import cv2
 import numpy as np
 
-from calibration.auto import calibrate_best
+from calibration.auto import calibrate_best, calibrate_image
 from calibration.finder import TableNotFound
 from calibration.markings import BallFinder
+from calibration.monitor import BETTER_VIEW_FIT_MM, BETTER_VIEW_GAIN, ViewSignature, same_end
 from calibration.profile import Calibration
 from calibration.table import TableGeometry
 
@@ -37,6 +46,13 @@ START_SAMPLES = 8
 START_SAMPLES_LIVE = 2
 #: How far into the video a table is looked for before giving up, s.
 START_SEARCH_S = 12.0
+#: A start calibration fitting the cushions worse than :data:`BETTER_VIEW_FIT_MM` (median) is
+#: tried again on a picture of a video file every this many seconds ...
+LOOK_AHEAD_EVERY_S = 5.0
+#: ... up to this far into it (each try about 0.6 s of one core at 1080p), s; a try is taken
+#: when it shows the same view and fits as the view monitor's refit asks
+#: (:data:`BETTER_VIEW_GAIN`, no side worse).
+LOOK_AHEAD_S = 30.0
 #: The detector works at half resolution unless the smallest ball of the view would then be
 #: less than this radius, px (a 720p TV main camera: about 7 px at full size for the
 #: farthest balls).
@@ -137,3 +153,50 @@ def working_scale(cal: Calibration) -> float:
     """The ball detector's working scale for this camera: 0.5, or 1.0 where half size would
     make the smallest ball less than :data:`MIN_WORKING_RADIUS_PX` in radius."""
     return 0.5 if 0.5 * smallest_ball_radius_px(cal) >= MIN_WORKING_RADIUS_PX else 1.0
+
+
+def better_start(cal: Calibration, pictures: Iterable[np.ndarray],
+                 reference: Sequence[np.ndarray],
+                 ball_finder: BallFinder | None = None) -> Calibration:
+    """``cal`` (found on the start window's pictures ``reference``, BGR), or a better
+    calibration of the same view from one of ``pictures`` (BGR, later in the video; read only
+    as far as needed) when ``cal`` was found automatically and fits the cushions worse than
+    :data:`BETTER_VIEW_FIT_MM` (median mm): the first picture that shows the same view (its
+    cloth outline where the start's is: :meth:`ViewSignature.same_view`) and calibrates to a
+    median fit at most :data:`BETTER_VIEW_GAIN` of the start's with no side worse, turned to
+    the start's ends (:func:`same_end`); ``cal`` when none does."""
+    fit = cal.fit_error_mm
+    if cal.method != "auto" or fit.get("median", 0.0) <= BETTER_VIEW_FIT_MM or not reference:
+        return cal
+    signature = ViewSignature.build(cal, reference)
+    for img in pictures:
+        if not signature.same_view(img)[0]:
+            continue  # a player across the outline, a cut: not this view's picture
+        try:
+            new = calibrate_image(img, cal.table, ball_finder=ball_finder)
+        except (TableNotFound, cv2.error, ValueError, np.linalg.LinAlgError):
+            continue
+        got = new.fit_error_mm
+        if (got.get("median", 99.0) <= BETTER_VIEW_GAIN * fit["median"]
+                and got.get("worst_side", 99.0) <= fit.get("worst_side", 99.0)):
+            return same_end(cal, new)
+    return cal
+
+
+def pictures_ahead(path: str, fps: float, every_s: float = LOOK_AHEAD_EVERY_S,
+                   until_s: float = LOOK_AHEAD_S) -> Iterator[np.ndarray]:
+    """Pictures (BGR) of the video file ``path`` every ``every_s`` seconds from ``every_s``
+    to ``until_s``, each read when asked for (a second reader of the file: the run's own
+    frames are not touched); ends early where the video does."""
+    cap = cv2.VideoCapture(str(path))
+    try:
+        t = every_s
+        while t <= until_s + 1e-9 and cap.isOpened():
+            cap.set(cv2.CAP_PROP_POS_FRAMES, int(round(t * fps)))
+            ok, img = cap.read()
+            if not ok:
+                return
+            yield img
+            t += every_s
+    finally:
+        cap.release()

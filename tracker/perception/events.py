@@ -41,6 +41,7 @@ from tracker.perception.stroke import (
     moved_between_strokes,
 )
 from tracker.perception.track import TableState
+from tracker.perception.unseen_stroke import stroke_from_pot
 from tracker.records.shot import Event, EventType, Shot
 from tracker.words import balls_words, cushion_words, the_ball
 
@@ -83,6 +84,8 @@ class StrokeDetector:
         #: the last stroke ended with its cue ball out of sight: its rest counts only from when
         #: it is seen again (it may be rolling on unseen: TV under 30 degrees, seed 2)
         self.white_lost = False
+
+        self.since_rest: list[TableState] = []  #: frames since all rested (unseen_stroke.py)
         #: (t s, position mm) where the settled cue ball last left rest, while it moves
         self.white_left: tuple[float, tuple[float, float]] | None = None
         #: (time s, position mm) where the settled cue ball was last seen, while it is unseen
@@ -106,6 +109,7 @@ class StrokeDetector:
         if self.stroke is None:
             self._between_strokes(prev, st)
             return None
+        self.since_rest = []
         return self._during_stroke(prev, st)
 
     # --- the public interface for the run (the referee and the pipeline) -------------------
@@ -139,7 +143,10 @@ class StrokeDetector:
     # --- between strokes: waiting for a strike ---------------------------------------------
     def _between_strokes(self, prev: TableState, st: TableState) -> None:
         """One frame with no stroke under way: balls moved by hand noted, the cue ball's rest
-        counted, and a stroke started when it is struck (seen, or unseen)."""
+        counted, and a stroke started when it is struck (seen, or unseen), or taken from an
+        object ball's pot when its strike was hidden."""
+        if stroke_from_pot(self, prev, st):
+            return
         if not st.moving:
             self._moved_between_strokes(st)
             self.last_rest_pos = dict(st.pos)

@@ -96,6 +96,9 @@ class PoolTrackParams:
             seen) and that no ball touched in the stroke (:meth:`_still_there`): a ball sent
             there would have been hit (a contact), a cue ball stopped by the contact rests
             two radii short of the object ball's place and is not asked about.
+        regroup_frames: an object-ball detection no track explains, standing still this many
+            pictures, takes up the object ball held unseen nearest it (its track lost:
+            :mod:`tracker.perception.regroup`, ``TrackerConfig.regroup_lost_frames``); 0: off.
     """
 
     match_radii: float = 1.0
@@ -113,6 +116,7 @@ class PoolTrackParams:
     cue_lost_side_radii: float = 3.0
     stayed_radii: float = 1.0
     stayed_from_radii: float = 4.0
+    regroup_frames: int = 10
 
 
 class PoolTracker:
@@ -136,6 +140,8 @@ class PoolTracker:
         self.lowest_first = lowest_first
         self.table = table
         self.numbers = object_balls(self.balls)
+        # a lost object ball is taken up where one stands unexplained (tracker/perception/regroup.py)
+        config = replace(config or TrackerConfig(), regroup_lost_frames=self.params.regroup_frames)
         self.inner = Tracker(table, fps, config, balls=seen_balls(self.balls))
         self.slots_ids = tuple(b for b in self.inner.balls.ids if b != "white")
         self._cols = [LABELS.index(n) for n in self.numbers]

@@ -192,6 +192,20 @@ class StrokeParams:
     #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
     #: is reported for review (disturbed by a player, or moved by the referee?), mm.
     between_strokes_move_mm: float = 20.0
+    #: An object ball potted (the tracker's pot confirmed: it went into a pocket's mouth and
+    #: stayed gone) while no stroke was under way was still potted by a stroke, one the camera
+    #: did not see start (the player between the camera and the cue ball: the real 9-ball
+    #: clearance's 4 at 40.6 s): the stroke is inferred from the frame the ball left rest
+    #: (:func:`tracker.perception.unseen_stroke.stroke_from_pot`) ...
+    stroke_from_unseen_pot: bool = True
+    #: ... among the frames kept since every ball last rested, at most this long, s; when the
+    #: ball was seen on its way in at least this many frames, each sighting no further from the
+    #: one before than this speed carries a ball (a track that jumped to a player's sleeve and
+    #: went into a pocket with it: the clearance's "7" at 56.5 s, 770 mm in a picture), mm/s
+    #: (the tracker's ``max_speed_mm_s``).
+    since_rest_s: float = 10.0
+    unseen_pot_sightings: int = 3
+    unseen_pot_speed_mm_s: float = 7000.0
     #: A ball against a cushion is known to this many image pixels along the cushion's normal
     #: (:func:`tracker.perception.cushions.cushion_error`).
     cushion_error_px: float = CUSHION_ERROR_PX

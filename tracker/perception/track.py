@@ -29,6 +29,7 @@ from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.paths import cushion_ahead, cushion_met, pocket_on_path, reaches_mouth
+from tracker.perception.regroup import regroup_lost
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
 from tracker.rules.ballset import BallSet, snooker_balls
@@ -380,6 +381,7 @@ class Tracker:
                     b = free.pop(0)
                     f.assigned[b] = j
                     f.used[j] = True
+            regroup_lost(self, group, found, f)  # pool only (TrackerConfig.regroup_lost_frames)
 
     def _match_by_position(self, f: UpdateStep) -> None:
         """A moving ball smeared by motion blur may lose its colour: follow it by position;

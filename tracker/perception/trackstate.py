@@ -102,6 +102,10 @@ class TrackerConfig:
             error of a ball seen in the jaws), or ``pot_reach_slack_px`` pixels where the view
             is coarser.
         pot_reach_slack_px: ... in pixels of the picture at the ball's last sighting.
+        regroup_lost_frames: a detection of a group's colour that no track explains, standing
+            still this many pictures, takes up the ball of the group held unseen nearest it
+            (:mod:`tracker.perception.regroup`); 0: off (snooker's reds); the pool tracker
+            sets it.
     """
 
     rest_speed_mm_s: float = 40.0
@@ -132,6 +136,7 @@ class TrackerConfig:
     pot_reach_s: float = 0.12
     pot_reach_slack_mm: float = 20.0
     pot_reach_slack_px: float = 3.0
+    regroup_lost_frames: int = 0
 
 
 @dataclass

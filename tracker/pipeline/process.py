@@ -23,7 +23,9 @@ from calibration.startup import (
     START_SAMPLES_LIVE,
     NoTableAtStart,
     StartWindow,
+    better_start,
     find_start,
+    pictures_ahead,
 )
 from calibration.table import TableGeometry
 from tracker.cadence import FrameCadence, table_mask
@@ -42,7 +44,14 @@ from tracker.pipeline.referee import Correction
 from tracker.pipeline.run import FrameChecks, RefereeRun
 from tracker.records.shot import FrameStart, OperatorInput
 from tracker.session import TableSession
-from tracker.sources import Frame, FrameSource, SourceEnd, SourceError, open_source
+from tracker.sources import (
+    Frame,
+    FrameSource,
+    SourceEnd,
+    SourceError,
+    VideoFileSource,
+    open_source,
+)
 
 
 class VideoError(RuntimeError):
@@ -195,6 +204,10 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
     except NoTableAtStart as exc:
         raise VideoError(f"{source.name}: {exc}; give --calibration PROFILE (see "
                          "`snooker-tracker calibrate`)") from None
+    if calibration is None and isinstance(source, VideoFileSource):
+        # a poor fit (a player over the table at the start) tried again further on in the file
+        start.calibration = better_start(start.calibration, pictures_ahead(source.name, source.fps),
+                                         start.samples, ball_finder=find_colour_balls)
     calibration = start.calibration
     resume = opts.resume
     outs: list[RunListener] = []
