@@ -71,55 +71,6 @@ POOR_MEDIAN_MM = 10.0
 POOR_MAX_MM = 30.0
 
 
-@dataclass(frozen=True)
-class SpotCentreParams:
-    """Where the image centre of a ball standing on its spot lies when the camera sees it
-    obliquely (a TV camera behind an end).
-
-    The ball finder's centre (the colour detector's) takes in the ball's shadow on the cloth,
-    which an oblique view shows in front of the ball: the centre found is the projection of a
-    point below the ball's centre, not of the centre. A spot ball is therefore fitted as the
-    point ``drop_mm`` below the ball's centre over its spot, in full where the camera sees it
-    from ``full_below_deg`` or lower, tapering to no drop at ``none_above_deg`` (an overhead
-    camera sees the centre). The same model and figures as the tracker's positions
-    (``tracker.perception.params.ApparentCentreParams``, set on synthetic stills), so the
-    calibration and the positions made under it agree.
-
-    Attributes:
-        drop_mm: how far below the ball's centre the found centre lies, mm.
-        full_below_deg: camera elevation (degrees above the bed, seen from the ball) at or
-            below which the whole drop applies.
-        none_above_deg: elevation from which there is no drop.
-    """
-
-    drop_mm: float = 3.5
-    full_below_deg: float = 35.0
-    none_above_deg: float = 50.0
-
-    def height(self, eye: np.ndarray, xy: np.ndarray, ball_radius: float) -> np.ndarray:
-        """Heights (N,) mm of the points whose projections are the found centres of balls at
-        table positions ``xy`` (N, 2) mm, for a camera at ``eye`` (3,) mm."""
-        xy = np.asarray(xy, float).reshape(-1, 2)
-        ground = np.linalg.norm(xy - np.asarray(eye, float)[:2], axis=1)
-        elev = np.degrees(np.arctan2(float(eye[2]) - ball_radius, ground))
-        share = np.clip((self.none_above_deg - elev) / (self.none_above_deg - self.full_below_deg),
-                        0.0, 1.0)
-        return ball_radius - self.drop_mm * share
-
-
-#: The spot balls' apparent centres as the calibration reads them. Off in the product (no
-#: drop): with the drop (``SpotCentreParams()``) the real broadcast stills' held-out markings
-#: land 6.8 mm (development) and 7.1 mm (test) instead of 8.7 and 14.1, but the spot balls
-#: labelled by eye do not come nearer (4.8 -> 5.0 mm median, bench/calibration_truth.py):
-#: the self-check moves, not the camera. And on the real
-#: broadcast clip 11 (development) the one-shot pot watcher then calls an in-off of the white
-#: where a red was potted, as it did with the second chance (``calibration.auto.SECOND_CHANCE``),
-#: and the synthetic TV view of ``eval --fast`` moves from 0.79 to 1.32 mm (ball p95): the
-#: regression gate fails. Benches turn it on (``bench/calibration_split.py --spot-drop``;
-#: docs/ACCURACY.md, "Spot balls at their found centres").
-SPOT_CENTRE = SpotCentreParams(drop_mm=0.0)
-
-
 @dataclass
 class Markings:
     """Markings found in one picture (px are image pixels, as seen: lens distortion included).
@@ -416,7 +367,7 @@ def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
     colours = list(marks.spots)
     spot_px = undistort_px(np.array([marks.spots[c] for c in colours]), kn, size) if colours else np.zeros((0, 2))
     spot_xy = np.array([table.spots[c] for c in colours], float).reshape(-1, 2)
-    spot_w3 = np.column_stack([spot_xy, SPOT_CENTRE.height(cam.centre, spot_xy, table.ball_radius)])
+    spot_w3 = np.column_stack([spot_xy, np.full(len(spot_xy), table.ball_radius)])
     line_px = undistort_px(marks.baulk_line, kn, size) if len(marks.baulk_line) else np.zeros((0, 2))
     line_w3 = np.array([[0, table.baulk_line, 0], [table.width, table.baulk_line, 0]], float)
     arc_px = undistort_px(marks.d_arc, kn, size) if len(marks.d_arc) else np.zeros((0, 2))
@@ -557,13 +508,12 @@ def residual_rms(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
 # ---------------------------------------------------------------------- errors
 def marking_errors(cam: CameraModel, table: TableGeometry, marks: Markings) -> dict[str, float]:
     """Each marking's error under ``cam``, mm: a spot ball's distance from its spot (its
-    found centre taken at the height :data:`SPOT_CENTRE` gives it); the median distance of the
-    baulk-line points from the baulk line; of the D points from the arc."""
+    found centre, the centre of its outline, taken at a ball's centre height); the median
+    distance of the baulk-line points from the baulk line; of the D points from the arc."""
     out: dict[str, float] = {}
     for c, p in marks.spots.items():
         spot = np.array(table.spots[c], float)
-        z = float(SPOT_CENTRE.height(cam.centre, spot[None], table.ball_radius)[0])
-        m = cam.image_to_plane(p[None], z)[0]
+        m = cam.image_to_plane(p[None], table.ball_radius)[0]
         out[f"spot:{c}"] = float(np.linalg.norm(m - spot))
     if len(marks.baulk_line):
         m = cam.image_to_plane(marks.baulk_line, 0.0)
