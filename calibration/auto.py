@@ -41,6 +41,7 @@ from calibration.markings import (
     holdout,
     marking_errors,
 )
+from calibration.multiframe import FrameEvidence, pool_frames
 from calibration.orientation import (
     is_oblong,
     majority_end,
@@ -202,7 +203,8 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
     notes.append(focal_note(accuracy.get("focal"), hfov_deg or DEFAULT_HFOV_DEG, accuracy["focal_spread_mm"]))
     notes.extend(accuracy_notes(accuracy))
     return Calibration((w, h), table, cam, fit, "auto", orientation,
-                       "estimated" if focal_ok else "assumed", notes, accuracy)
+                       "estimated" if focal_ok else "assumed", notes, accuracy,
+                       FrameEvidence(edges, list(side_w), kn, marks, fitted))
 
 
 def _outline(img: np.ndarray, mask: np.ndarray, lens: tuple[np.ndarray, np.ndarray] | None,
@@ -568,12 +570,26 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
     """Calibrate a fixed camera from several of its frames: the frame whose cushion lines fit
     the table best wins (a player leaning over a cushion, or a passing arm, spoils one frame,
     not the camera); a second chance's refit (:func:`second_chance`) only where no frame gave
-    a first fit that is not poor (and then before the poor first fits).
+    a first fit that is not poor (and then before the poor first fits). That camera is then
+    refitted to the cushions and markings of all the frames that agree with it
+    (:func:`refine_over_frames`), kept where the markings held out of
+    the fit say it is better.
 
     Args:
         frames: BGR frames of one camera view (e.g. 8 spread over a clip).
         table: the table's size.
         kwargs: passed to :func:`calibrate_image`.
+
+    Raises:
+        TableNotFound: when no frame gives a calibration (with the first frame's reason).
+    """
+    best, others = pick_best(calibrate_frames(frames, table, **kwargs), table)
+    return refine_over_frames(best, others, table)
+
+
+def calibrate_frames(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any) -> list[Calibration]:
+    """Each frame's own calibration (:func:`calibrate_image`; ``kwargs`` passed on), those
+    that calibrated.
 
     Raises:
         TableNotFound: when no frame gives a calibration (with the first frame's reason).
@@ -587,6 +603,13 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
             first_error = first_error or exc
     if not cals:
         raise first_error or TableNotFound("no frames given")
+    return cals
+
+
+def pick_best(cals: list[Calibration], table: TableGeometry) -> tuple[Calibration, list[Calibration]]:
+    """The best single frame's calibration of :func:`calibrate_best` (see there), and the
+    others (every one but it)."""
+    all_cals = cals
     # A refit's cushion fit (over the sides it kept) is not comparable with a whole fit's:
     # it is used only where no frame gave a sound first fit (see SECOND_CHANCE's note).
     refits = [c for c in cals if c.accuracy.get("second_chance")]
@@ -595,5 +618,42 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
                 and not c.accuracy.get("poor")] or refits
     if END_VOTE:
         cals = [cals[i] for i in majority_end([c.camera for c in cals], table)]
-    return min(cals, key=lambda c: c.fit_error_mm["median"])
+    best = min(cals, key=lambda c: c.fit_error_mm["median"])
+    return best, [c for c in all_cals if c is not best]
 
+
+
+def refine_over_frames(best: Calibration, others: list[Calibration], table: TableGeometry) -> Calibration:
+    """``best`` (the best single frame's calibration) refitted over its frame and the
+    ``others`` of the same view (:func:`calibration.multiframe.pool_frames`): kept where the
+    markings held out of the fit say it is better and its cushions fit (:func:`_check_fit`),
+    with its held-out figures in ``accuracy`` (``pooled``: how many frames, and the single
+    frame's figure on the same markings); else ``best``."""
+    ev = best.evidence
+    if ev is None:
+        return best
+    pooled = pool_frames(best.camera, ev, [(c.camera, c.evidence) for c in others if c.evidence is not None],
+                         table, best.focal == "estimated")
+    if pooled is None:
+        return best
+    fit = cushion_fit(pooled.camera, [e for e, wt in zip(ev.edges, ev.side_w, strict=True) if wt > 0], table)
+    if not _fit_ok(fit, table):
+        return best
+    acc = dict(best.accuracy)
+    vals = np.array(list(pooled.holdout_mm.values()))
+    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
+    acc.update(holdout_mm=pooled.holdout_mm, holdout_median_mm=round(pooled.median_mm, 1),
+               holdout_max_mm=round(float(vals.max()), 1), independent=True, fitted_to_markings=True,
+               pooled={"frames": pooled.frames, "single_holdout_median_mm": round(pooled.single_median_mm, 1),
+                       "single_holdout_mm": pooled.single_holdout_mm})
+    acc["reported_mm"] = round(float(math.hypot(acc["holdout_median_mm"], (acc.get("focal_spread_mm") or 0.0) / 3.0)), 1)
+    acc["poor"] = bool(acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
+    focal_text = best.notes[-2:-1]
+    if pooled.focal is not None:
+        acc["focal"] = pooled.focal
+        focal_text = [focal_note(pooled.focal, DEFAULT_HFOV_DEG, None)]
+    notes = best.notes[:-2] + focal_text + [
+        f"refined over {pooled.frames} frames of the same view: markings held out land "
+        f"{pooled.median_mm:.1f} mm (median) where one frame's camera put them {pooled.single_median_mm:.1f} mm"]
+    return Calibration(best.image_size, table, pooled.camera, fit, best.method, best.orientation, best.focal,
+                       notes + accuracy_notes(acc), acc, ev)

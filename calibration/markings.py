@@ -318,7 +318,7 @@ def assign_faces(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
 
 
 @dataclass(frozen=True)
-class _FitTargets:
+class FitTargets:
     """What :func:`fit_camera` fits: undistorted image points (px) and where they belong on
     the table (mm, z up), with their residual weights.
 
@@ -345,10 +345,15 @@ class _FitTargets:
         """The number of residuals (each spot gives two)."""
         return len(self.und) + 2 * len(self.spot_px) + len(self.line_px) + len(self.arc_px)
 
+    def keep_edges(self, keep: np.ndarray) -> FitTargets:
+        """A copy with only the cushion-edge points where ``keep`` (N,) bool is true."""
+        return FitTargets(self.und[keep], self.face[keep], self.ew[keep], self.spot_px, self.spot_w3,
+                          self.line_px, self.line_w3, self.arc_px, self.arc_w3)
 
-def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+
+def fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                  kn: tuple[float, float], marks: Markings,
-                 side_weights: list[float] | None) -> _FitTargets:
+                 side_weights: list[float] | None) -> FitTargets:
     """The cushion edges (sides of fewer than 3 points or weight 0 left out) and the markings,
     undistorted with ``kn``, with their places on the table."""
     size = cam.image_size
@@ -374,7 +379,7 @@ def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
     ang = np.linspace(math.pi, 2 * math.pi, 121)
     arc_w3 = np.stack([table.centre_x + table.d_radius * np.cos(ang),
                        table.baulk_line + table.d_radius * np.sin(ang), np.zeros_like(ang)], 1)
-    return _FitTargets(und, face, ew, spot_px, spot_w3, line_px, line_w3, arc_px, arc_w3)
+    return FitTargets(und, face, ew, spot_px, spot_w3, line_px, line_w3, arc_px, arc_w3)
 
 
 def _unpack(x: np.ndarray, cam: CameraModel, fit_focal: bool
@@ -403,6 +408,16 @@ def _line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ((p - a) * n).sum(-1)
 
 
+def edge_offsets_px(cam: CameraModel, targets: FitTargets, table: TableGeometry) -> np.ndarray:
+    """Signed distance (N,) px of each cushion-edge point of ``targets`` (undistorted) from
+    its cushion-nose line under ``cam`` (inf where a table corner is behind the camera)."""
+    pr = _project(cam.K, cam.R, cam.t, _faces(table).reshape(-1, 3))
+    if pr is None:
+        return np.full(len(targets.und), np.inf)
+    a, b = pr[0::2], pr[1::2]
+    return _line_dist(targets.und, a[targets.face], b[targets.face])
+
+
 def _arc_residuals(arc_px: np.ndarray, pr: np.ndarray) -> np.ndarray:
     """Signed distance (px) of each D point from the projected arc polyline ``pr`` (dense
     enough to be smooth), weighted as a line."""
@@ -418,7 +433,7 @@ def _arc_residuals(arc_px: np.ndarray, pr: np.ndarray) -> np.ndarray:
 
 
 def _residuals(x: np.ndarray, cam: CameraModel, fit_focal: bool, faces: np.ndarray,
-               d: _FitTargets) -> np.ndarray:
+               d: FitTargets) -> np.ndarray:
     """The fit's residuals (px, weighted) at parameters ``x``; all 1e4 when a point falls
     behind the camera."""
     K, R, t = _unpack(x, cam, fit_focal)
@@ -466,11 +481,18 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     Returns:
         the fitted camera, or ``cam`` when the fit fails or degenerates.
     """
+    return fit_to_targets(cam, fit_targets(cam, edges, table, kn, marks, side_weights), table, kn,
+                          fit_focal)
+
+
+def fit_to_targets(cam: CameraModel, targets: FitTargets, table: TableGeometry,
+                   kn: tuple[float, float], fit_focal: bool) -> CameraModel:
+    """:func:`fit_camera` on targets already gathered (:func:`fit_targets`, or several
+    frames' pooled by :func:`pool_targets`); ``cam`` when the fit fails or degenerates."""
     from scipy.optimize import least_squares
 
     w, h = cam.image_size
     faces = _faces(table)
-    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
     if targets.n_res < 8:
         return cam
     x0 = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
@@ -492,12 +514,26 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     return out
 
 
+def pool_targets(parts: list[FitTargets]) -> FitTargets:
+    """Several frames' targets (of one fixed camera) as one: their points side by side."""
+    def cat(name: str) -> np.ndarray:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    first = parts[0]
+    return FitTargets(cat("und"), cat("face").astype(int), cat("ew"), cat("spot_px"), cat("spot_w3"),
+                       cat("line_px"), first.line_w3, cat("arc_px"), first.arc_w3)
+
+
 def residual_rms(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                  kn: tuple[float, float], marks: Markings,
                  side_weights: list[float] | None = None) -> float:
     """The root mean square (px, weighted as in :func:`fit_camera`) of what ``cam`` leaves
     of the cushion edges and the markings: how well it explains the picture."""
-    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
+    return targets_rms(cam, fit_targets(cam, edges, table, kn, marks, side_weights), table)
+
+
+def targets_rms(cam: CameraModel, targets: FitTargets, table: TableGeometry) -> float:
+    """:func:`residual_rms` on targets already gathered."""
     if targets.n_res == 0:
         return float("nan")
     x = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
