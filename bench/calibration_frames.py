@@ -58,17 +58,21 @@ def _frames(path: Path, indices: list[int]) -> list[np.ndarray]:
     return out
 
 
-def single_and_pooled(frames: list[np.ndarray]) -> tuple[Any, Any]:
-    """(the best single frame's calibration, the calibration refined over the frames)."""
+def single_and_pooled(frames: list[np.ndarray]) -> tuple[Any, Any, float, float]:
+    """(the best single frame's calibration, the calibration refined over the frames, the
+    seconds the frames' own calibrations took, the seconds the refinement took)."""
+    t0 = time.perf_counter()
     cals = auto.calibrate_frames(frames, STANDARD_TABLE, ball_finder=find_colour_balls)
+    t1 = time.perf_counter()
     best, others = auto.pick_best(cals, STANDARD_TABLE)
-    return best, auto.refine_over_frames(best, others, STANDARD_TABLE)
+    pooled = auto.refine_over_frames(best, others, STANDARD_TABLE)
+    return best, pooled, round(t1 - t0, 1), round(time.perf_counter() - t1, 1)
 
 
 def _acc(cal: Any) -> dict[str, Any]:
     a = cal.accuracy
     return {"holdout_median_mm": a.get("holdout_median_mm"), "poor": bool(a.get("poor")),
-            "markings": len(a.get("holdout_mm") or {})}
+            "markings": len(a.get("holdout_mm") or {}), "pooled": a.get("pooled")}
 
 
 def synthetic_rows(folders: list[Path]) -> list[dict[str, Any]]:
@@ -86,14 +90,14 @@ def synthetic_rows(folders: list[Path]) -> list[dict[str, Any]]:
             frames = _frames(video, [int(i) for i in spread(n, START_SAMPLES)])
             row: dict[str, Any] = {"clip": f"{folder.name}/{video.stem}"}
             try:
-                single, pooled = single_and_pooled(frames)
+                single, pooled, cal_s, pool_s = single_and_pooled(frames)
             except TableNotFound as exc:
                 row["why"] = str(exc)[:100]
                 rows.append(row)
                 continue
             row.update(single_mm=round(grid_error_mm(single, truth), 1),
                        pooled_mm=round(grid_error_mm(pooled, truth), 1), kept=pooled is not single,
-                       single=_acc(single), pooled=_acc(pooled))
+                       single=_acc(single), pooled=_acc(pooled), frames_s=cal_s, pool_s=pool_s)
             print(json.dumps(row), flush=True)
             rows.append(row)
     return rows
@@ -118,12 +122,13 @@ def real_rows(clips: list[int] | None) -> list[dict[str, Any]]:
         frames = _frames(video, [int(f) for f in np.linspace(0, max(0, n - 1), 8).astype(int)])
         row: dict[str, Any] = {"clip": rel, "split": split_of(rel, table)}
         try:
-            single, pooled = single_and_pooled(frames)
+            single, pooled, cal_s, pool_s = single_and_pooled(frames)
         except TableNotFound as exc:
             row["why"] = str(exc)[:100]
             rows.append(row)
             continue
-        row.update(kept=pooled is not single, single=_acc(single), pooled=_acc(pooled))
+        row.update(kept=pooled is not single, single=_acc(single), pooled=_acc(pooled), frames_s=cal_s,
+                   pool_s=pool_s)
         print(json.dumps(row), flush=True)
         rows.append(row)
     return rows
