@@ -629,10 +629,11 @@ def refine_over_frames(best: Calibration, others: list[Calibration], table: Tabl
     markings held out of the fit say it is better and its cushions fit (:func:`_check_fit`),
     with its held-out figures in ``accuracy`` (``pooled``: how many frames, and the single
     frame's figure on the same markings); else ``best``."""
-    ev = best.evidence
+    ev = getattr(best, "evidence", None)  # None: a manual or a loaded profile
     if ev is None:
         return best
-    pooled = pool_frames(best.camera, ev, [(c.camera, c.evidence) for c in others if c.evidence is not None],
+    pooled = pool_frames(best.camera, ev, [(c.camera, c.evidence) for c in others
+                                           if getattr(c, "evidence", None) is not None],
                          table, best.focal == "estimated")
     if pooled is None:
         return best
