@@ -24,14 +24,25 @@ Every tunable is in :class:`PoolParams` (:data:`POOL`).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from calibration.accuracy import (
+    MARKINGS_AGREE_MM,
+    accuracy_notes,
+    cushion_fit,
+    fit_ok,
+    markings_agree_mm,
+)
 from calibration.camera import CameraModel
-from calibration.focal import focal_check_with
+from calibration.finder import DEFAULT_HFOV_DEG
+from calibration.focal import focal_check_with, focal_note
 from calibration.markings import (
+    POOR_MAX_MM,
+    POOR_MEDIAN_MM,
     FitTargets,
     Markings,
     edge_offsets_px,
@@ -42,6 +53,7 @@ from calibration.markings import (
     pool_targets,
     targets_rms,
 )
+from calibration.profile import Calibration
 from calibration.table import TableGeometry
 
 
@@ -202,3 +214,40 @@ def pool_frames(best_cam: CameraModel, best: FrameEvidence, others: list[tuple[C
             cam, table, lambda c: fit_to_targets(c, targets, table, kn, False),
             lambda c: targets_rms(c, targets, table))
     return out
+
+
+def refine_over_frames(best: Calibration, others: list[Calibration], table: TableGeometry) -> Calibration:
+    """``best`` (the best single frame's calibration) refitted over its frame and the
+    ``others`` of the same view (:func:`calibration.multiframe.pool_frames`): kept where the
+    markings held out of the fit say it is better and its cushions fit (:func:`calibration.accuracy.check_fit`),
+    with its held-out figures in ``accuracy`` (``pooled``: how many frames, and the single
+    frame's figure on the same markings); else ``best``."""
+    ev = getattr(best, "evidence", None)  # None: a manual or a loaded profile
+    if ev is None:
+        return best
+    pooled = pool_frames(best.camera, ev, [(c.camera, c.evidence) for c in others
+                                           if getattr(c, "evidence", None) is not None],
+                         table, best.focal == "estimated")
+    if pooled is None:
+        return best
+    fit = cushion_fit(pooled.camera, [e for e, wt in zip(ev.edges, ev.side_w, strict=True) if wt > 0], table)
+    if not fit_ok(fit, table):
+        return best
+    acc = dict(best.accuracy)
+    vals = np.array(list(pooled.holdout_mm.values()))
+    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
+    acc.update(holdout_mm=pooled.holdout_mm, holdout_median_mm=round(pooled.median_mm, 1),
+               holdout_max_mm=round(float(vals.max()), 1), independent=True, fitted_to_markings=True,
+               pooled={"frames": pooled.frames, "single_holdout_median_mm": round(pooled.single_median_mm, 1),
+                       "single_holdout_mm": pooled.single_holdout_mm})
+    acc["reported_mm"] = round(float(math.hypot(acc["holdout_median_mm"], (acc.get("focal_spread_mm") or 0.0) / 3.0)), 1)
+    acc["poor"] = bool(acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
+    focal_text = best.notes[-2:-1]
+    if pooled.focal is not None:
+        acc["focal"] = pooled.focal
+        focal_text = [focal_note(pooled.focal, DEFAULT_HFOV_DEG, None)]
+    notes = best.notes[:-2] + focal_text + [
+        f"refined over {pooled.frames} frames of the same view: markings held out land "
+        f"{pooled.median_mm:.1f} mm (median) where one frame's camera put them {pooled.single_median_mm:.1f} mm"]
+    return Calibration(best.image_size, table, pooled.camera, fit, best.method, best.orientation, best.focal,
+                       notes + accuracy_notes(acc), acc, ev)
