@@ -70,6 +70,10 @@ class PoolParams:
             best frame's camera is left out of the pooled fit (an arm or a cue over the
             cushion in that frame), px.
         min_frames: pool only from this many frames of the same view (the best one included).
+        sound_mm: a best frame whose held-out markings land within this (median, mm) is kept
+            as it is: the markings are read about that precisely
+            (:data:`calibration.accuracy.MARKINGS_AGREE_MM`), so their check could not tell a
+            better camera (and every ``process`` start on a clean view saves the refits).
         gain: the pooled camera is kept when its held-out markings' median is below this
             share of the best single frame's on the same markings.
     """
@@ -78,6 +82,7 @@ class PoolParams:
     same_view_share: float = 0.015
     edge_gate_px: float = 6.0
     min_frames: int = 2
+    sound_mm: float = MARKINGS_AGREE_MM
     gain: float = 1.0
 
 
@@ -223,7 +228,8 @@ def refine_over_frames(best: Calibration, others: list[Calibration], table: Tabl
     with its held-out figures in ``accuracy`` (``pooled``: how many frames, and the single
     frame's figure on the same markings); else ``best``."""
     ev = getattr(best, "evidence", None)  # None: a manual or a loaded profile
-    if ev is None:
+    held = best.accuracy.get("holdout_median_mm")
+    if ev is None or not POOL.enabled or (held is not None and held <= POOL.sound_mm):
         return best
     pooled = pool_frames(best.camera, ev, [(c.camera, c.evidence) for c in others
                                            if getattr(c, "evidence", None) is not None],

@@ -45,9 +45,9 @@ def _frame(k: int, rng: np.random.Generator) -> FrameEvidence:
     return FrameEvidence(edges, [1.0] * 4, KN, Markings(spots), True)
 
 
-def _calibration(ev: FrameEvidence, start: CameraModel) -> Calibration:
+def _calibration(ev: FrameEvidence, start: CameraModel, held_mm: float = 5.0) -> Calibration:
     cam = fit_camera(start, ev.edges, T, KN, ev.marks, True, ev.side_w)
-    acc = {"holdout_median_mm": 1.0, "holdout_max_mm": 1.0, "focal_spread_mm": None}
+    acc = {"holdout_median_mm": held_mm, "holdout_max_mm": held_mm, "focal_spread_mm": None}
     return Calibration(SIZE, T, cam, {"median": 1.0}, "auto", "markings", "estimated",
                        ["focal", "accuracy"], acc, ev)
 
@@ -82,10 +82,17 @@ def test_pooling_frames_where_a_player_hides_different_parts_beats_the_best_sing
     assert math.isfinite(out.accuracy["reported_mm"])
 
 
-def test_one_frame_or_no_markings_keeps_the_best_single_frame():
+def test_one_frame_no_markings_or_a_sound_frame_keeps_the_best_single_frame():
     rng = np.random.default_rng(4)
     best = _calibration(_frame(0, rng), TRUE)
     assert auto.refine_over_frames(best, [], T) is best
+    # markings already within their own reading's precision: nothing to gain, no refits
+    others = [_calibration(_frame(k, rng), TRUE) for k in range(1, 4)]
+    sound = _calibration(_frame(0, rng), TRUE, held_mm=1.2)
+    assert auto.refine_over_frames(sound, others, T) is sound
+    unsure = Calibration(SIZE, T, sound.camera, sound.fit_error_mm, "auto", "markings", "estimated",
+                         list(sound.notes), {**sound.accuracy, "holdout_median_mm": 5.0}, sound.evidence)
+    assert "pooled" in auto.refine_over_frames(unsure, others, T).accuracy
     bare = FrameEvidence(best.evidence.edges, [1.0] * 4, KN, Markings(), True)
     plain = Calibration(SIZE, T, best.camera, {"median": 1.0}, "auto", "markings", "estimated", ["f", "a"],
                         {}, bare)
