@@ -13,6 +13,7 @@ the frames (:func:`calibration.auto.refine_over_frames`). Both cameras are repor
   the first 2 s). Truth the fit did not use: a grid of ball centres over the bed mapped from
   their true pixels through the calibration (``bench/tv_lens_clips.py`` ``grid_error_mm``),
   median mm. Only development seeds (0-5) are read: the lead keeps seeds 6-8 held out.
+  ``--whole``: 8 frames over the whole clip instead, as the one-shot pot watcher takes them.
 - ``--real``: the real broadcast clips (``broadcast-snooker/clips``), 8 frames spread over the
   clip as the one-shot pot watcher takes them; the profile's own markings held out of the fit,
   per split (docs/SPLIT.md).
@@ -75,8 +76,9 @@ def _acc(cal: Any) -> dict[str, Any]:
             "markings": len(a.get("holdout_mm") or {}), "pooled": a.get("pooled")}
 
 
-def synthetic_rows(folders: list[Path]) -> list[dict[str, Any]]:
-    """Per synthetic clip: single and pooled, against the exact camera."""
+def synthetic_rows(folders: list[Path], whole: bool = False) -> list[dict[str, Any]]:
+    """Per synthetic clip: single and pooled, against the exact camera (``whole``: 8 frames
+    over the whole clip, as the pot watcher takes them, instead of the start window)."""
     rows = []
     for folder in folders:
         for video in sorted(folder.glob("tv-zoom_*.mp4")):
@@ -85,7 +87,9 @@ def synthetic_rows(folders: list[Path]) -> list[dict[str, Any]]:
                 continue
             cap = cv2.VideoCapture(str(video))
             fps = cap.get(cv2.CAP_PROP_FPS) or 25.0
-            n = min(int(cap.get(cv2.CAP_PROP_FRAME_COUNT)), int(round(START_WINDOW_S * fps)))
+            n = int(cap.get(cv2.CAP_PROP_FRAME_COUNT))
+            if not whole:
+                n = min(n, int(round(START_WINDOW_S * fps)))
             truth = CameraModel.from_dict(json.loads(video.with_suffix(".camera.json").read_text()))
             frames = _frames(video, [int(i) for i in spread(n, START_SAMPLES)])
             row: dict[str, Any] = {"clip": f"{folder.name}/{video.stem}"}
@@ -157,6 +161,8 @@ def summary(rows: list[dict[str, Any]], key: str | None) -> dict[str, Any]:
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--synthetic", type=Path, nargs="*", default=None, help="folders of rendered TV clips")
+    ap.add_argument("--whole", action="store_true",
+                    help="synthetic: 8 frames over the whole clip (as the pot watcher) instead of the start window")
     ap.add_argument("--real", action="store_true", help="the real broadcast clips")
     ap.add_argument("--clips", default=None, help="real clips by number, comma separated")
     ap.add_argument("--json", type=Path, default=None, help="write every clip's row here")
@@ -164,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     rows: list[dict[str, Any]] = []
     if a.synthetic:
-        rows = synthetic_rows(a.synthetic)
+        rows = synthetic_rows(a.synthetic, a.whole)
         print(json.dumps({"summary": summary(rows, None)}))
     if a.real:
         rows = real_rows([int(c) for c in a.clips.split(",")] if a.clips else None)
