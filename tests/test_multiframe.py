@@ -60,7 +60,7 @@ def _grid_mm(cam: CameraModel) -> float:
     return float(np.median(np.linalg.norm(back - grid[:, :2], axis=1)))
 
 
-def test_pooling_frames_where_a_player_hides_different_parts_beats_the_best_single_frame():
+def test_pooling_frames_where_a_player_hides_different_parts_beats_the_best_single_frame(tmp_path):
     rng = np.random.default_rng(3)
     start = CameraModel.look_at((T.width / 2 + 150, T.length + 6300.0, 2900.0),
                                 (T.width / 2, T.length * 0.5, 0.0), (0.0, 0.0, 1.0), SIZE, 31.0,
@@ -80,6 +80,9 @@ def test_pooling_frames_where_a_player_hides_different_parts_beats_the_best_sing
     assert pooled_mm < 0.6 * single_mm, (single_mm, pooled_mm)
     assert "refined over 4 frames" in out.notes[-2]
     assert math.isfinite(out.accuracy["reported_mm"])
+    out.save(tmp_path / "calibration.json")  # the profile keeps the figures, not the evidence
+    back = Calibration.load(tmp_path / "calibration.json")
+    assert back.accuracy["pooled"]["frames"] == 4 and back.evidence is None
 
 
 def test_one_frame_no_markings_or_a_sound_frame_keeps_the_best_single_frame():
