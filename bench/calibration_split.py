@@ -1,7 +1,7 @@
 """Calibration on the real footage, on points the fit did not use, development and test split
 side by side (docs/SPLIT.md).
 
-    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--spot-drop] [--no-rim]
+    flock /tmp/heavy.lock .venv/bin/python bench/calibration_split.py [--write-doc] [--no-rim]
 
 Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
 
@@ -18,9 +18,7 @@ Two measurements, each per split of the footage (:mod:`tracker.footage_split`):
   `bench/calibration_truth.py`.
 
 Writes docs/metrics-calibration-split.json and, with ``--write-doc``, the "Calibration on real
-footage (development and test)" section of docs/ACCURACY.md. ``--spot-drop`` reads the spot balls
-at their found centres (``calibration.markings.SPOT_CENTRE``, off in the product) and writes
-docs/metrics-calibration-split-spot-drop.json only. ``--no-rim`` takes the spot balls at the
+footage (development and test)" section of docs/ACCURACY.md. ``--no-rim`` takes the spot balls at the
 colour detector's centres, as before the outline fit (``calibration.ballcentre.RimParams``), and
 writes docs/metrics-calibration-split-no-rim.json only.
 """
@@ -163,13 +161,6 @@ def main(argv: list[str] | None = None) -> int:
         print("calibration split: ../shared/footage not present, skipped")
         return 0
     metrics = ROOT / "docs" / "metrics-calibration-split.json"
-    if "--spot-drop" in args:
-        # the spot balls read at their found centres (off in the product: calibration/markings.py
-        # SPOT_CENTRE says why); its figures go to their own file and never to the doc's section
-        import calibration.markings
-        calibration.markings.SPOT_CENTRE = calibration.markings.SpotCentreParams()
-        metrics = ROOT / "docs" / "metrics-calibration-split-spot-drop.json"
-        args = [a for a in args if a != "--write-doc"]
     if "--no-rim" in args:
         # the spot balls at the detector's centres (before the outline fit): a comparison only
         import calibration.markings

@@ -203,14 +203,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--second-chance", action="store_true",
                     help="give a poor calibration its second chance whatever the product's "
                          "switch says (calibration/auto.py SECOND_CHANCE; on since 2026-11-28)")
-    ap.add_argument("--spot-drop", action="store_true",
-                    help="read the spot balls at their found centres (off in the product: "
-                         "calibration/markings.py SPOT_CENTRE says why)")
     a = ap.parse_args(argv)
-    if a.spot_drop:
-        import calibration.markings
-
-        calibration.markings.SPOT_CENTRE = calibration.markings.SpotCentreParams()
     if a.second_chance:
         import calibration.auto
 

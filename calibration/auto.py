@@ -8,6 +8,15 @@ from typing import Any
 import cv2
 import numpy as np
 
+from calibration.accuracy import MARKINGS_AGREE_MM as MARKINGS_AGREE_MM
+from calibration.accuracy import SCALED_MARKINGS_FRACTION as SCALED_MARKINGS_FRACTION
+from calibration.accuracy import accuracy_notes as accuracy_notes
+from calibration.accuracy import check_fit as _check_fit
+from calibration.accuracy import cushion_fit as cushion_fit
+from calibration.accuracy import fit_ok as _fit_ok
+from calibration.accuracy import markings_agree_mm as markings_agree_mm
+from calibration.accuracy import measure_accuracy as measure_accuracy
+from calibration.accuracy import side_errors as side_errors
 from calibration.camera import CameraModel
 from calibration.finder import (
     DEFAULT_HFOV_DEG,
@@ -22,25 +31,22 @@ from calibration.finder import (
 )
 from calibration.finder import MAX_FIT_ERROR_MM as MAX_FIT_ERROR_MM
 from calibration.focal import FOCAL_RANGE_DEG as FOCAL_RANGE_DEG
-from calibration.focal import focal_check, focal_note, focal_spread
+from calibration.focal import focal_check, focal_note
 from calibration.focal import fov_from_focal as fov_from_focal
 from calibration.graphics import cover_bars
 from calibration.manual import NAMED_POINTS_HELP as NAMED_POINTS_HELP
 from calibration.manual import calibrate_points as calibrate_points
 from calibration.manual import named_point as named_point
 from calibration.markings import (
-    POOR_MAX_MM,
-    POOR_MEDIAN_MM,
     SPOT_OUTLIER_FACTOR,
     SPOT_OUTLIER_MM,
     BallFinder,
     Markings,
-    assign_faces,
     find_markings,
     fit_camera,
-    holdout,
     marking_errors,
 )
+from calibration.multiframe import FrameEvidence, refine_over_frames
 from calibration.orientation import (
     is_oblong,
     majority_end,
@@ -54,9 +60,6 @@ from calibration.orientation import (
 from calibration.orientation import table_corners as table_corners
 from calibration.profile import Calibration
 from calibration.table import (
-    STANDARD_BAULK_LINE_MM,
-    STANDARD_BLACK_FROM_TOP_MM,
-    STANDARD_D_RADIUS_MM,
     TableGeometry,
 )
 
@@ -65,15 +68,6 @@ from calibration.table import (
 #: (the rail's edge taken for the nose) and left out.
 SIDE_OUTLIER_MM = 12.0
 SIDE_OUTLIER_FACTOR = 3.0
-#: The markings only check the cushion-fitted camera (it is kept) when they lie within this
-#: distance of the table's (median, mm): their own reading is about that precise (3.0 with the
-#: detector's ball centres; docs/ACCURACY.md "Spot balls at their outline's centre").
-MARKINGS_AGREE_MM = 1.5
-#: ... on a table whose markings were scaled from the full-size table's (``--table-size``),
-#: plus this fraction of its length: where the maker of a smaller table drew its baulk line
-#: and D is not known to the mm (a lab table of 1881 mm: baulk line 3-4 mm, D radius 3 mm from
-#: the scaled places, read through projected rings and balls to 7-11 mm).
-SCALED_MARKINGS_FRACTION = 0.005
 #: A calibration called poor gets a second chance (:func:`second_chance`): refitted with each
 #: cushion side left out in turn (a side hidden under a score bar or misread on the rail), the
 #: refit is kept when its held-out markings median is below this share of the first's, from
@@ -202,7 +196,8 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
     notes.append(focal_note(accuracy.get("focal"), hfov_deg or DEFAULT_HFOV_DEG, accuracy["focal_spread_mm"]))
     notes.extend(accuracy_notes(accuracy))
     return Calibration((w, h), table, cam, fit, "auto", orientation,
-                       "estimated" if focal_ok else "assumed", notes, accuracy)
+                       "estimated" if focal_ok else "assumed", notes, accuracy,
+                       FrameEvidence(edges, list(side_w), kn, marks, fitted))
 
 
 def _outline(img: np.ndarray, mask: np.ndarray, lens: tuple[np.ndarray, np.ndarray] | None,
@@ -258,56 +253,6 @@ def _fit_chosen(img: np.ndarray, cam: CameraModel, edges: list[np.ndarray], tabl
                             "check --table-size or give the corners by hand (calibrate --points)")
     cam = refine_to_cushions(cam, edges, table, kn, fit_focal=focal_ok)
     return fit_to_markings(img, cam, edges, table, kn, focal_ok, balls)
-
-
-def _fit_ok(fit: dict[str, float], table: TableGeometry) -> bool:
-    """Whether :func:`_check_fit` passes ``fit``."""
-    try:
-        _check_fit(fit, table)
-    except TableNotFound:
-        return False
-    return True
-
-
-def _check_fit(fit: dict[str, float], table: TableGeometry) -> None:
-    """Refuse a camera whose cushion lines miss the table model (mm, :func:`cushion_fit`)."""
-    if fit["median"] > MAX_FIT_ERROR_MM:
-        raise TableNotFound(f"the cushion lines do not fit a table of {table.length:.0f} x "
-                            f"{table.width:.0f} mm (median {fit['median']:.0f} mm off); check "
-                            "--table-size or give the corners by hand (calibrate --points)")
-    if fit["worst_side"] > 2 * MAX_FIT_ERROR_MM:
-        raise TableNotFound(f"one cushion line is {fit['worst_side']:.0f} mm off the table model "
-                            "while the others fit: it is hidden or misread (a projected ring, a "
-                            "cue along it); use another frame, or give the corners by hand "
-                            "(calibrate --points)")
-
-
-def cushion_fit(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> dict[str, float]:
-    """Fit error (mm) of a camera: the cushion-edge points (one (N, 2) px array per side)
-    mapped to the nose plane, their distance to the nearest cushion face: median, max, count,
-    and the worst side's own median (the overall median can hide one side, such as a near
-    cushion under a score bar, that a refit outvoted)."""
-    errs, sides = [], []
-    for e in edges:
-        pts = cam.image_to_plane(e, table.cushion_height)
-        d = np.minimum.reduce([np.abs(pts[:, 0]), np.abs(pts[:, 0] - table.width),
-                               np.abs(pts[:, 1]), np.abs(pts[:, 1] - table.length)])
-        errs.extend(d.tolist())
-        sides.append(float(np.median(d)))
-    errs_a = np.array(errs)
-    return {"median": round(float(np.median(errs_a)), 2), "max": round(float(errs_a.max()), 2),
-            "n": len(errs_a), "worst_side": round(max(sides), 2)}
-
-
-def side_errors(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry) -> list[float]:
-    """Median distance (mm) of each side's edge points from its cushion face under ``cam``."""
-    faces = [(0, 0.0), (0, table.width), (1, 0.0), (1, table.length)]
-    out = []
-    for e, k in zip(edges, assign_faces(cam, edges, table), strict=True):
-        on = cam.image_to_plane(e, table.cushion_height)
-        ax, v = faces[k]
-        out.append(float(np.median(np.abs(on[:, ax] - v))))
-    return out
 
 
 def _strong(marks: Markings) -> bool:
@@ -423,69 +368,6 @@ def second_chance(img: np.ndarray, start: CameraModel, edges: list[np.ndarray], 
     return best if not first_fit_ok and not best[-1]["poor"] else None
 
 
-def markings_agree_mm(table: TableGeometry) -> float:
-    """How near (mm, median) the markings must lie to where the cushion-fitted camera puts
-    them for that camera to be kept: :data:`MARKINGS_AGREE_MM` on a table with the standard
-    markings; more by :data:`SCALED_MARKINGS_FRACTION` of the length where they were scaled
-    from the full-size table's (a table of another size: where its maker drew them is not known to the mm)."""
-    standard = (table.baulk_line == STANDARD_BAULK_LINE_MM and table.d_radius == STANDARD_D_RADIUS_MM
-                and table.black_from_top == STANDARD_BLACK_FROM_TOP_MM)
-    return MARKINGS_AGREE_MM if standard else MARKINGS_AGREE_MM + SCALED_MARKINGS_FRACTION * table.length
-
-
-def measure_accuracy(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
-                     kn: tuple[float, float], marks: Markings, fit_focal: bool,
-                     side_w: list[float], fitted: bool = True) -> dict[str, Any]:
-    """The profile's ``accuracy``: the hold-out errors of the markings (each left out of the
-    fit in turn, mm; where the camera was not fitted to the markings, their errors under it:
-    the fit never saw them), which markings were found, the spread over plausible lenses
-    where the focal length was assumed, and the figure to report with a verdict."""
-    if not marks.groups:
-        held = {}
-    elif fitted:
-        held = holdout(cam, edges, table, kn, marks, fit_focal, side_w)
-    else:
-        held = marking_errors(cam, table, marks)
-    acc: dict[str, Any] = {"markings": marks.summary(), "fitted_to_markings": fitted,
-                           "holdout_mm": {k: round(v, 1) for k, v in held.items()}}
-    if held:
-        vals = np.array(list(held.values()))
-        acc["holdout_median_mm"] = round(float(np.median(vals)), 1)
-        acc["holdout_max_mm"] = round(float(vals.max()), 1)
-    else:
-        acc["holdout_median_mm"] = acc["holdout_max_mm"] = None
-    acc["focal_spread_mm"] = None if fit_focal else focal_spread(cam, edges, table, kn, marks, side_w)
-    base = acc["holdout_median_mm"]
-    spread = acc["focal_spread_mm"] or 0.0
-    # a lens error shows at the table's ends, about a third of it at a typical ball
-    acc["reported_mm"] = None if base is None else round(float(math.hypot(base, spread / 3.0)), 1)
-    acc["independent"] = bool(held)
-    # a table of another size: its markings were placed by scaling the full-size table's, and
-    # where its maker drew them is known only to about this much; the figure is an upper bound
-    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
-    acc["markings_scaled"] = slack > 0
-    acc["poor"] = bool(held) and (acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack
-                                  or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
-    return acc
-
-
-def accuracy_notes(acc: dict[str, Any]) -> list[str]:
-    """What the user should read about the accuracy, in words."""
-    if not acc.get("independent"):
-        return ["no table markings found (baulk line, D, colours on their spots): the accuracy "
-                "could not be checked independently; the cushion fit error is not an accuracy"]
-    n = len(acc["holdout_mm"])
-    text = (f"markings held out of the fit ({n}) land {acc['holdout_median_mm']:.1f} mm (median), "
-            f"{acc['holdout_max_mm']:.1f} mm (worst) from where the table has them")
-    if acc.get("markings_scaled"):
-        text += ("; this table's markings were scaled from the full-size table's, and where its "
-                 "maker drew them is not known to the mm: an upper bound")
-    if acc["poor"]:
-        return [f"WARNING: poor calibration: {text}; check the rectified picture, try another "
-                "frame or give --points"]
-    return [text]
-
-
 def refine_to_cushions(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                        kn: tuple[float, float], fit_focal: bool) -> CameraModel:
     """The camera (pose, and the focal length when ``fit_focal``) that puts the cushion-edge
@@ -568,12 +450,26 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
     """Calibrate a fixed camera from several of its frames: the frame whose cushion lines fit
     the table best wins (a player leaning over a cushion, or a passing arm, spoils one frame,
     not the camera); a second chance's refit (:func:`second_chance`) only where no frame gave
-    a first fit that is not poor (and then before the poor first fits).
+    a first fit that is not poor (and then before the poor first fits). That camera is then
+    refitted to the cushions and markings of all the frames that agree with it
+    (:func:`calibration.multiframe.refine_over_frames`), kept where the markings held out of
+    the fit say it is better.
 
     Args:
         frames: BGR frames of one camera view (e.g. 8 spread over a clip).
         table: the table's size.
         kwargs: passed to :func:`calibrate_image`.
+
+    Raises:
+        TableNotFound: when no frame gives a calibration (with the first frame's reason).
+    """
+    best, others = pick_best(calibrate_frames(frames, table, **kwargs), table)
+    return refine_over_frames(best, others, table)
+
+
+def calibrate_frames(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any) -> list[Calibration]:
+    """Each frame's own calibration (:func:`calibrate_image`; ``kwargs`` passed on), those
+    that calibrated.
 
     Raises:
         TableNotFound: when no frame gives a calibration (with the first frame's reason).
@@ -587,6 +483,13 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
             first_error = first_error or exc
     if not cals:
         raise first_error or TableNotFound("no frames given")
+    return cals
+
+
+def pick_best(cals: list[Calibration], table: TableGeometry) -> tuple[Calibration, list[Calibration]]:
+    """The best single frame's calibration of :func:`calibrate_best` (see there), and the
+    others (every one but it)."""
+    all_cals = cals
     # A refit's cushion fit (over the sides it kept) is not comparable with a whole fit's:
     # it is used only where no frame gave a sound first fit (see SECOND_CHANCE's note).
     refits = [c for c in cals if c.accuracy.get("second_chance")]
@@ -595,5 +498,7 @@ def calibrate_best(frames: list[np.ndarray], table: TableGeometry, **kwargs: Any
                 and not c.accuracy.get("poor")] or refits
     if END_VOTE:
         cals = [cals[i] for i in majority_end([c.camera for c in cals], table)]
-    return min(cals, key=lambda c: c.fit_error_mm["median"])
+    best = min(cals, key=lambda c: c.fit_error_mm["median"])
+    return best, [c for c in all_cals if c is not best]
+
 

@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -75,17 +76,29 @@ def focal_check(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
         it; ``uncertain_mm``, ``uncertain_max_mm``: how far a ball moves over that range,
         median and worst over a grid of places on the bed, mm.
     """
+    return focal_check_with(cam, table,
+                            lambda c: fit_camera(c, edges, table, kn, marks, False, side_w),
+                            lambda c: residual_rms(c, edges, table, kn, marks, side_w), params)
+
+
+def focal_check_with(cam: CameraModel, table: TableGeometry,
+                     refit: Callable[[CameraModel], CameraModel],
+                     rms_of: Callable[[CameraModel], float],
+                     params: FocalCheckParams | None = None) -> dict[str, object]:
+    """:func:`focal_check` with the evidence given as two functions: ``refit(cam)`` the camera
+    refitted (pose only) from the start ``cam``, ``rms_of(cam)`` what a camera leaves of the
+    evidence (px). Several frames' pooled evidence is checked this way
+    (:mod:`calibration.multiframe`)."""
     p = params or FOCAL_CHECK
     w, _ = cam.image_size
     f = float(cam.K[0, 0])
-    rms0 = residual_rms(cam, edges, table, kn, marks, side_w)
+    rms0 = rms_of(cam)
     grid = _ball_grid(table)
     px = cam.project(grid)
     share, moved_at = 0.0, np.zeros(len(grid))
     for k in (1.0 - p.step, 1.0 / (1.0 - p.step)):
-        alt = fit_camera(_with_focal(cam, table, fov_from_focal(f * k, w)), edges, table, kn, marks,
-                         False, side_w)
-        rms = residual_rms(alt, edges, table, kn, marks, side_w)
+        alt = refit(_with_focal(cam, table, fov_from_focal(f * k, w)))
+        rms = rms_of(alt)
         grow = (rms ** 2 - rms0 ** 2) / math.log(k) ** 2 if np.isfinite(rms) else float("inf")
         s_k = p.max_share if grow <= 0 else min(p.max_share, rms0 / math.sqrt(grow))
         moved = np.linalg.norm(alt.ball_centre_to_table(px, table.ball_radius) - grid[:, :2], axis=1)

@@ -71,55 +71,6 @@ POOR_MEDIAN_MM = 10.0
 POOR_MAX_MM = 30.0
 
 
-@dataclass(frozen=True)
-class SpotCentreParams:
-    """Where the image centre of a ball standing on its spot lies when the camera sees it
-    obliquely (a TV camera behind an end).
-
-    The ball finder's centre (the colour detector's) takes in the ball's shadow on the cloth,
-    which an oblique view shows in front of the ball: the centre found is the projection of a
-    point below the ball's centre, not of the centre. A spot ball is therefore fitted as the
-    point ``drop_mm`` below the ball's centre over its spot, in full where the camera sees it
-    from ``full_below_deg`` or lower, tapering to no drop at ``none_above_deg`` (an overhead
-    camera sees the centre). The same model and figures as the tracker's positions
-    (``tracker.perception.params.ApparentCentreParams``, set on synthetic stills), so the
-    calibration and the positions made under it agree.
-
-    Attributes:
-        drop_mm: how far below the ball's centre the found centre lies, mm.
-        full_below_deg: camera elevation (degrees above the bed, seen from the ball) at or
-            below which the whole drop applies.
-        none_above_deg: elevation from which there is no drop.
-    """
-
-    drop_mm: float = 3.5
-    full_below_deg: float = 35.0
-    none_above_deg: float = 50.0
-
-    def height(self, eye: np.ndarray, xy: np.ndarray, ball_radius: float) -> np.ndarray:
-        """Heights (N,) mm of the points whose projections are the found centres of balls at
-        table positions ``xy`` (N, 2) mm, for a camera at ``eye`` (3,) mm."""
-        xy = np.asarray(xy, float).reshape(-1, 2)
-        ground = np.linalg.norm(xy - np.asarray(eye, float)[:2], axis=1)
-        elev = np.degrees(np.arctan2(float(eye[2]) - ball_radius, ground))
-        share = np.clip((self.none_above_deg - elev) / (self.none_above_deg - self.full_below_deg),
-                        0.0, 1.0)
-        return ball_radius - self.drop_mm * share
-
-
-#: The spot balls' apparent centres as the calibration reads them. Off in the product (no
-#: drop): with the drop (``SpotCentreParams()``) the real broadcast stills' held-out markings
-#: land 6.8 mm (development) and 7.1 mm (test) instead of 8.7 and 14.1, but the spot balls
-#: labelled by eye do not come nearer (4.8 -> 5.0 mm median, bench/calibration_truth.py):
-#: the self-check moves, not the camera. And on the real
-#: broadcast clip 11 (development) the one-shot pot watcher then calls an in-off of the white
-#: where a red was potted, as it did with the second chance (``calibration.auto.SECOND_CHANCE``),
-#: and the synthetic TV view of ``eval --fast`` moves from 0.79 to 1.32 mm (ball p95): the
-#: regression gate fails. Benches turn it on (``bench/calibration_split.py --spot-drop``;
-#: docs/ACCURACY.md, "Spot balls at their found centres").
-SPOT_CENTRE = SpotCentreParams(drop_mm=0.0)
-
-
 @dataclass
 class Markings:
     """Markings found in one picture (px are image pixels, as seen: lens distortion included).
@@ -367,7 +318,7 @@ def assign_faces(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
 
 
 @dataclass(frozen=True)
-class _FitTargets:
+class FitTargets:
     """What :func:`fit_camera` fits: undistorted image points (px) and where they belong on
     the table (mm, z up), with their residual weights.
 
@@ -394,10 +345,15 @@ class _FitTargets:
         """The number of residuals (each spot gives two)."""
         return len(self.und) + 2 * len(self.spot_px) + len(self.line_px) + len(self.arc_px)
 
+    def keep_edges(self, keep: np.ndarray) -> FitTargets:
+        """A copy with only the cushion-edge points where ``keep`` (N,) bool is true."""
+        return FitTargets(self.und[keep], self.face[keep], self.ew[keep], self.spot_px, self.spot_w3,
+                          self.line_px, self.line_w3, self.arc_px, self.arc_w3)
 
-def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
+
+def fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                  kn: tuple[float, float], marks: Markings,
-                 side_weights: list[float] | None) -> _FitTargets:
+                 side_weights: list[float] | None) -> FitTargets:
     """The cushion edges (sides of fewer than 3 points or weight 0 left out) and the markings,
     undistorted with ``kn``, with their places on the table."""
     size = cam.image_size
@@ -416,14 +372,14 @@ def _fit_targets(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
     colours = list(marks.spots)
     spot_px = undistort_px(np.array([marks.spots[c] for c in colours]), kn, size) if colours else np.zeros((0, 2))
     spot_xy = np.array([table.spots[c] for c in colours], float).reshape(-1, 2)
-    spot_w3 = np.column_stack([spot_xy, SPOT_CENTRE.height(cam.centre, spot_xy, table.ball_radius)])
+    spot_w3 = np.column_stack([spot_xy, np.full(len(spot_xy), table.ball_radius)])
     line_px = undistort_px(marks.baulk_line, kn, size) if len(marks.baulk_line) else np.zeros((0, 2))
     line_w3 = np.array([[0, table.baulk_line, 0], [table.width, table.baulk_line, 0]], float)
     arc_px = undistort_px(marks.d_arc, kn, size) if len(marks.d_arc) else np.zeros((0, 2))
     ang = np.linspace(math.pi, 2 * math.pi, 121)
     arc_w3 = np.stack([table.centre_x + table.d_radius * np.cos(ang),
                        table.baulk_line + table.d_radius * np.sin(ang), np.zeros_like(ang)], 1)
-    return _FitTargets(und, face, ew, spot_px, spot_w3, line_px, line_w3, arc_px, arc_w3)
+    return FitTargets(und, face, ew, spot_px, spot_w3, line_px, line_w3, arc_px, arc_w3)
 
 
 def _unpack(x: np.ndarray, cam: CameraModel, fit_focal: bool
@@ -452,6 +408,16 @@ def _line_dist(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     return ((p - a) * n).sum(-1)
 
 
+def edge_offsets_px(cam: CameraModel, targets: FitTargets, table: TableGeometry) -> np.ndarray:
+    """Signed distance (N,) px of each cushion-edge point of ``targets`` (undistorted) from
+    its cushion-nose line under ``cam`` (inf where a table corner is behind the camera)."""
+    pr = _project(cam.K, cam.R, cam.t, _faces(table).reshape(-1, 3))
+    if pr is None:
+        return np.full(len(targets.und), np.inf)
+    a, b = pr[0::2], pr[1::2]
+    return _line_dist(targets.und, a[targets.face], b[targets.face])
+
+
 def _arc_residuals(arc_px: np.ndarray, pr: np.ndarray) -> np.ndarray:
     """Signed distance (px) of each D point from the projected arc polyline ``pr`` (dense
     enough to be smooth), weighted as a line."""
@@ -467,7 +433,7 @@ def _arc_residuals(arc_px: np.ndarray, pr: np.ndarray) -> np.ndarray:
 
 
 def _residuals(x: np.ndarray, cam: CameraModel, fit_focal: bool, faces: np.ndarray,
-               d: _FitTargets) -> np.ndarray:
+               d: FitTargets) -> np.ndarray:
     """The fit's residuals (px, weighted) at parameters ``x``; all 1e4 when a point falls
     behind the camera."""
     K, R, t = _unpack(x, cam, fit_focal)
@@ -515,11 +481,18 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     Returns:
         the fitted camera, or ``cam`` when the fit fails or degenerates.
     """
+    return fit_to_targets(cam, fit_targets(cam, edges, table, kn, marks, side_weights), table, kn,
+                          fit_focal)
+
+
+def fit_to_targets(cam: CameraModel, targets: FitTargets, table: TableGeometry,
+                   kn: tuple[float, float], fit_focal: bool) -> CameraModel:
+    """:func:`fit_camera` on targets already gathered (:func:`fit_targets`, or several
+    frames' pooled by :func:`pool_targets`); ``cam`` when the fit fails or degenerates."""
     from scipy.optimize import least_squares
 
     w, h = cam.image_size
     faces = _faces(table)
-    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
     if targets.n_res < 8:
         return cam
     x0 = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
@@ -541,12 +514,26 @@ def fit_camera(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
     return out
 
 
+def pool_targets(parts: list[FitTargets]) -> FitTargets:
+    """Several frames' targets (of one fixed camera) as one: their points side by side."""
+    def cat(name: str) -> np.ndarray:
+        return np.concatenate([getattr(p, name) for p in parts])
+
+    first = parts[0]
+    return FitTargets(cat("und"), cat("face").astype(int), cat("ew"), cat("spot_px"), cat("spot_w3"),
+                       cat("line_px"), first.line_w3, cat("arc_px"), first.arc_w3)
+
+
 def residual_rms(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry,
                  kn: tuple[float, float], marks: Markings,
                  side_weights: list[float] | None = None) -> float:
     """The root mean square (px, weighted as in :func:`fit_camera`) of what ``cam`` leaves
     of the cushion edges and the markings: how well it explains the picture."""
-    targets = _fit_targets(cam, edges, table, kn, marks, side_weights)
+    return targets_rms(cam, fit_targets(cam, edges, table, kn, marks, side_weights), table)
+
+
+def targets_rms(cam: CameraModel, targets: FitTargets, table: TableGeometry) -> float:
+    """:func:`residual_rms` on targets already gathered."""
     if targets.n_res == 0:
         return float("nan")
     x = np.concatenate([cv2.Rodrigues(cam.R)[0].ravel(), cam.t])
@@ -557,13 +544,12 @@ def residual_rms(cam: CameraModel, edges: list[np.ndarray], table: TableGeometry
 # ---------------------------------------------------------------------- errors
 def marking_errors(cam: CameraModel, table: TableGeometry, marks: Markings) -> dict[str, float]:
     """Each marking's error under ``cam``, mm: a spot ball's distance from its spot (its
-    found centre taken at the height :data:`SPOT_CENTRE` gives it); the median distance of the
-    baulk-line points from the baulk line; of the D points from the arc."""
+    found centre, the centre of its outline, taken at a ball's centre height); the median
+    distance of the baulk-line points from the baulk line; of the D points from the arc."""
     out: dict[str, float] = {}
     for c, p in marks.spots.items():
         spot = np.array(table.spots[c], float)
-        z = float(SPOT_CENTRE.height(cam.centre, spot[None], table.ball_radius)[0])
-        m = cam.image_to_plane(p[None], z)[0]
+        m = cam.image_to_plane(p[None], table.ball_radius)[0]
         out[f"spot:{c}"] = float(np.linalg.norm(m - spot))
     if len(marks.baulk_line):
         m = cam.image_to_plane(marks.baulk_line, 0.0)

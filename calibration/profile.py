@@ -68,6 +68,9 @@ class Calibration:
     focal: str = "estimated"
     notes: list[str] = field(default_factory=list)
     accuracy: dict[str, Any] = field(default_factory=dict)
+    #: what an automatic calibration fitted (``calibration.multiframe.FrameEvidence``): its
+    #: frame's cushion edges and markings, for a refit over many frames; not saved.
+    evidence: Any = field(default=None, repr=False, compare=False)
 
     @property
     def orientation_certain(self) -> bool:

@@ -137,26 +137,17 @@ def test_the_ball_finder_refuses_a_camera_that_puts_the_table_nowhere():
     assert px.shape[1] == 2
 
 
-def test_a_spot_ball_seen_obliquely_is_fitted_at_its_found_centre(monkeypatch):
-    # the colour detector's centre of a ball seen from a TV camera is the projection of a
-    # point below the ball's centre (its shadow): the calibration reads it there
+def test_a_spot_ball_is_read_at_the_ball_centre_over_its_spot():
+    # the spot balls' found centres are their outlines' centres (calibration/ballcentre.py):
+    # the calibration reads each as the projection of the ball's centre over its spot
     from calibration import markings
-    monkeypatch.setattr(markings, "SPOT_CENTRE", markings.SpotCentreParams())
     cam = CameraModel.broadcast(T.length, T.width)
     xy = np.array([T.spots[c] for c in markings.SPOT_COLOURS])
-    z = markings.SPOT_CENTRE.height(cam.centre, xy, T.ball_radius)
-    # this camera sees the baulk colours and the blue from under 35 degrees (the whole drop),
-    # the pink and black from a little higher (tapering)
-    assert np.allclose(z[:4], T.ball_radius - 3.5) and np.all(z[4:] < T.ball_radius - 2.0)
-    found = cam.project(np.column_stack([xy, z]))
+    found = cam.project(np.column_stack([xy, np.full(len(xy), T.ball_radius)]))
     marks = markings.Markings(dict(zip(markings.SPOT_COLOURS, found, strict=True)))
     assert max(marking_errors(cam, T, marks).values()) < 0.1
-    # read as the ball's centre (the product today), the same pictures land off their spots:
-    # the baulk colours, seen from 23 degrees, by 3.5 mm / tan(23 deg), some 7 mm
-    monkeypatch.setattr(markings, "SPOT_CENTRE", markings.SpotCentreParams(drop_mm=0.0))
-    errs = marking_errors(cam, T, marks)
+    # a centre 3.5 mm low (a blob taking in the ball's shadow) lands off the spot toward the
+    # camera: the baulk colours, seen from some 23 degrees, by about 3.5 mm / tan(23 deg)
+    low = cam.project(np.column_stack([xy, np.full(len(xy), T.ball_radius - 3.5)]))
+    errs = marking_errors(cam, T, markings.Markings(dict(zip(markings.SPOT_COLOURS, low, strict=True))))
     assert min(errs[f"spot:{c}"] for c in ("yellow", "green", "brown")) > 6.0
-    # an overhead camera sees the ball's centre: no drop
-    top = CameraModel.overhead(T.length, T.width)
-    assert np.allclose(markings.SpotCentreParams().height(top.centre, xy, T.ball_radius),
-                       T.ball_radius)
