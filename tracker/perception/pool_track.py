@@ -96,6 +96,15 @@ class PoolTrackParams:
             seen) and that no ball touched in the stroke (:meth:`_still_there`): a ball sent
             there would have been hit (a contact), a cue ball stopped by the contact rests
             two radii short of the object ball's place and is not asked about.
+        cue_place_sure, cue_place_frames: a cue ball not yet followed (in hand) seen standing,
+            read as the cue ball at least ``cue_place_sure``, within 1.5 ball radii of where an
+            object ball's track stands unseen for at least ``cue_place_frames`` pictures, is the
+            cue ball there: that track is dropped (:meth:`_free_cue_place`). One picture of the
+            cue ball carried in by hand read as an object ball started an object track at its
+            place; the object track could not take the cue ball's later pictures and the cue
+            ball's track could not start where another ball stood, so the cue ball was never
+            followed and the break was not found (bench/pool_synth.py eight-ball overhead seed
+            12, red cloth, development).
     """
 
     match_radii: float = 1.0
@@ -113,6 +122,8 @@ class PoolTrackParams:
     cue_lost_side_radii: float = 3.0
     stayed_radii: float = 1.0
     stayed_from_radii: float = 4.0
+    cue_place_sure: float = 0.9
+    cue_place_frames: int = 3
 
 
 class PoolTracker:
@@ -260,6 +271,7 @@ class PoolTracker:
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
+        self._free_cue_place(frame, det)
         st = self.inner.update(frame, det)
         self.still.step(len(st.moving))
         self._vote(st, det)
@@ -269,6 +281,26 @@ class PoolTracker:
             if slot != "white":
                 self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
+
+    def _free_cue_place(self, frame: int, det: BallDetections) -> None:
+        """Drop an object ball's track that stands, unseen, where a cue ball not yet followed
+        is seen surely (:attr:`PoolTrackParams.cue_place_sure`, ``cue_place_frames``): the
+        track began on a picture of the cue ball misread; its votes go with it."""
+        cue = self.inner.slots["white"]
+        if (cue.on_table and cue.pos is not None) or det.identity is None or not len(det):
+            return
+        sure = (det.cls == CLASSES.index("white")) & (
+            det.identity[:, LABELS.index("cue")] >= self.params.cue_place_sure)
+        reach = 1.5 * self.table.ball_radius
+        for i, slot in enumerate(self.slots_ids):
+            o = self.inner.slots[slot]
+            if (not o.on_table or o.pos is None or o.seen
+                    or frame - o.last_frame < self.params.cue_place_frames):
+                continue
+            if any(float(np.linalg.norm(det.mm[j] - o.pos)) < reach for j in np.nonzero(sure)[0]):
+                self.inner.slots[slot] = type(o)(slot)
+                self.votes[i] = 0.0
+                self.seen[i] = 0.0
 
     def named_pots(self, shot: Shot) -> Shot:
         """The stroke's record ``shot`` with each object ball potted (or gone off the table)
