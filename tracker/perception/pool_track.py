@@ -105,6 +105,14 @@ class PoolTrackParams:
             ball's track could not start where another ball stood, so the cue ball was never
             followed and the break was not found (bench/pool_synth.py eight-ball overhead seed
             12, red cloth, development).
+        claim_followed_frames: while the cue ball is not seen (or not on the table), a
+            detection claiming to be it within a ball radius of where an object ball's track,
+            followed for at least this many pictures, was seen the picture before is that
+            object ball (:meth:`_object_claims`). From the side a stripe at rest showing its
+            white side read as the cue ball (0.85); when the cue ball went out of view, the cue
+            ball's track took the stripe, and the cue ball, back in view, was followed as an
+            object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
+            12, development).
     """
 
     match_radii: float = 1.0
@@ -124,6 +132,7 @@ class PoolTrackParams:
     stayed_from_radii: float = 4.0
     cue_place_sure: float = 0.9
     cue_place_frames: int = 3
+    claim_followed_frames: int = 25
 
 
 class PoolTracker:
@@ -197,6 +206,7 @@ class PoolTracker:
         fixture (a lamp's reflection that stayed put through strokes:
         :mod:`tracker.perception.pool_fixtures`) is dropped first."""
         white, red = CLASSES.index("white"), CLASSES.index("red")
+        det = self._object_claims(det)
         claims = np.nonzero(det.cls == white)[0]
         self.still.saw(det.mm[claims])
         fixed = np.zeros(len(det), bool)
@@ -217,6 +227,29 @@ class PoolTracker:
         out.conf = out.conf.copy()
         out.cls[others] = red
         out.conf[others] = out.probs[others, red]
+        return out
+
+    def _object_claims(self, det: BallDetections) -> BallDetections:
+        """``det`` with the cue-ball claims of followed object balls made object balls, while
+        the cue ball is not seen (:attr:`PoolTrackParams.claim_followed_frames`)."""
+        cue = self.inner.slots["white"]
+        white, red = CLASSES.index("white"), CLASSES.index("red")
+        claims = np.nonzero(det.cls == white)[0]
+        if (cue.seen and cue.on_table) or not len(claims):
+            return det
+        held = [o.pos for b, o in self.inner.slots.items()
+                if b != "white" and o.on_table and o.seen and o.pos is not None
+                and o.last_frame - o.appeared_frame >= self.params.claim_followed_frames]
+        if not held:
+            return det
+        d = np.linalg.norm(det.mm[claims][:, None, :] - np.asarray(held)[None, :, :], axis=2)
+        theirs = claims[d.min(1) <= self.table.ball_radius]
+        if not len(theirs):
+            return det
+        out = det[np.ones(len(det), bool)]
+        out.cls, out.conf = out.cls.copy(), out.conf.copy()
+        out.cls[theirs] = red
+        out.conf[theirs] = out.probs[theirs, red] if len(out.probs) else 1.0
         return out
 
     def _cue_where_heading(self, det: BallDetections, ahead: np.ndarray) -> BallDetections:
