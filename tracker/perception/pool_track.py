@@ -113,6 +113,12 @@ class PoolTrackParams:
             ball's track took the stripe, and the cue ball, back in view, was followed as an
             object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
             12, development).
+        glimpse_radii: an object ball's track seen in one picture only, the picture the moving
+            cue ball was not seen in, within this many ball radii of the cue ball's line from
+            its sighting before to its sighting after, was that cue ball's blurred picture
+            read as an object ball: the track is dropped (:meth:`_drop_glimpse`). Left, it was
+            "struck too hard to see" by the cue ball and called potted in a pocket 700 mm away,
+            on the break (bench/pool_synth.py eight-ball side seed 11, development).
     """
 
     match_radii: float = 1.0
@@ -133,6 +139,7 @@ class PoolTrackParams:
     cue_place_sure: float = 0.9
     cue_place_frames: int = 3
     claim_followed_frames: int = 25
+    glimpse_radii: float = 2.0
 
 
 class PoolTracker:
@@ -182,6 +189,8 @@ class PoolTracker:
         #: taken for gone, pots nothing)
         self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
+        #: (frame, mm): the cue ball's last sighting before the current picture
+        self._cue_before: tuple[int, np.ndarray] | None = None
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (pool ball id -> mm): each named ball takes a slot with
@@ -305,7 +314,7 @@ class PoolTracker:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
         self._free_cue_place(frame, det)
-        st = self.inner.update(frame, det)
+        st = self._drop_glimpse(frame, self.inner.update(frame, det))
         self.still.step(len(st.moving))
         self._vote(st, det)
         if not st.moving:
@@ -334,6 +343,36 @@ class PoolTracker:
                 self.inner.slots[slot] = type(o)(slot)
                 self.votes[i] = 0.0
                 self.seen[i] = 0.0
+
+    def _drop_glimpse(self, frame: int, st: TableState) -> TableState:
+        """``st`` (slot ids) without the object-ball tracks that were a glimpse of the moving
+        cue ball (:attr:`PoolTrackParams.glimpse_radii`); those tracks dropped."""
+        cue, before = self.inner.slots["white"], self._cue_before
+        if cue.seen and cue.pos is not None:
+            self._cue_before = (frame, cue.pos.copy())
+        if not cue.seen or cue.pos is None or before is None or frame - before[0] != 2:
+            return st
+        reach = self.params.glimpse_radii * self.table.ball_radius
+        drop = set()
+        for i, slot in enumerate(self.slots_ids):
+            o = self.inner.slots[slot]
+            if (o.on_table and not o.seen and o.pos is not None
+                    and o.appeared_frame == o.last_frame == frame - 1
+                    and _segment_distance(o.pos, before[1], cue.pos) <= reach):
+                self.inner.slots[slot] = type(o)(slot)
+                self.votes[i] = 0.0
+                self.seen[i] = 0.0
+                drop.add(slot)
+        if not drop:
+            return st
+        return replace(
+            st, pos={b: p for b, p in st.pos.items() if b not in drop}, moving=st.moving - drop,
+            visible=st.visible - drop, pots=[x for x in st.pots if x[0] not in drop],
+            appeared=[b for b in st.appeared if b not in drop],
+            off=[x for x in st.off if x[0] not in drop],
+            pending_pots=[x for x in st.pending_pots if x[0] not in drop],
+            emerged={b: v for b, v in st.emerged.items() if b not in drop},
+            mm_per_px={b: v for b, v in st.mm_per_px.items() if b not in drop})
 
     def named_pots(self, shot: Shot) -> Shot:
         """The stroke's record ``shot`` with each object ball potted (or gone off the table)
@@ -572,6 +611,13 @@ class PoolTracker:
             replace(e, confidence=min([e.confidence, *(self.name_certainty(b) for b in e.balls)]))
             if e.type in (EventType.CONTACT, EventType.POT) else e for e in shot.events)
         return replace(shot, events=events)
+
+
+def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
+    """Distance (mm) from the point ``p`` to the segment from ``a`` to ``b`` (each (2,) mm)."""
+    ab = b - a
+    k = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
+    return float(np.linalg.norm(p - (a + k * ab)))
 
 
 def hidden_shares(px: np.ndarray, radius_px: np.ndarray) -> np.ndarray:
