@@ -26,6 +26,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_ball_on import BallOnParams, potted_number
+from tracker.perception.pool_cue import drop_glimpse, free_cue_place, object_claims
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
@@ -99,7 +100,7 @@ class PoolTrackParams:
         cue_place_sure, cue_place_frames: a cue ball not yet followed (in hand) seen standing,
             read as the cue ball at least ``cue_place_sure``, within 1.5 ball radii of where an
             object ball's track stands unseen for at least ``cue_place_frames`` pictures, is the
-            cue ball there: that track is dropped (:meth:`_free_cue_place`). One picture of the
+            cue ball there: that track is dropped (:func:`tracker.perception.pool_cue.free_cue_place`). One picture of the
             cue ball carried in by hand read as an object ball started an object track at its
             place; the object track could not take the cue ball's later pictures and the cue
             ball's track could not start where another ball stood, so the cue ball was never
@@ -108,7 +109,7 @@ class PoolTrackParams:
         claim_followed_frames: while the cue ball is not seen (or not on the table), a
             detection claiming to be it within a ball radius of where an object ball's track,
             followed for at least this many pictures, was seen the picture before is that
-            object ball (:meth:`_object_claims`). From the side a stripe at rest showing its
+            object ball (:func:`tracker.perception.pool_cue.object_claims`). From the side a stripe at rest showing its
             white side read as the cue ball (0.85); when the cue ball went out of view, the cue
             ball's track took the stripe, and the cue ball, back in view, was followed as an
             object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
@@ -116,7 +117,7 @@ class PoolTrackParams:
         glimpse_radii: an object ball's track seen in one picture only, the picture the moving
             cue ball was not seen in, within this many ball radii of the cue ball's line from
             its sighting before to its sighting after, was that cue ball's blurred picture
-            read as an object ball: the track is dropped (:meth:`_drop_glimpse`). Left, it was
+            read as an object ball: the track is dropped (:func:`tracker.perception.pool_cue.drop_glimpse`). Left, it was
             "struck too hard to see" by the cue ball and called potted in a pocket 700 mm away,
             on the break (bench/pool_synth.py eight-ball side seed 11, development).
     """
@@ -215,7 +216,7 @@ class PoolTracker:
         fixture (a lamp's reflection that stayed put through strokes:
         :mod:`tracker.perception.pool_fixtures`) is dropped first."""
         white, red = CLASSES.index("white"), CLASSES.index("red")
-        det = self._object_claims(det)
+        det = object_claims(self, det)
         claims = np.nonzero(det.cls == white)[0]
         self.still.saw(det.mm[claims])
         fixed = np.zeros(len(det), bool)
@@ -236,29 +237,6 @@ class PoolTracker:
         out.conf = out.conf.copy()
         out.cls[others] = red
         out.conf[others] = out.probs[others, red]
-        return out
-
-    def _object_claims(self, det: BallDetections) -> BallDetections:
-        """``det`` with the cue-ball claims of followed object balls made object balls, while
-        the cue ball is not seen (:attr:`PoolTrackParams.claim_followed_frames`)."""
-        cue = self.inner.slots["white"]
-        white, red = CLASSES.index("white"), CLASSES.index("red")
-        claims = np.nonzero(det.cls == white)[0]
-        if (cue.seen and cue.on_table) or not len(claims):
-            return det
-        held = [o.pos for b, o in self.inner.slots.items()
-                if b != "white" and o.on_table and o.seen and o.pos is not None
-                and o.last_frame - o.appeared_frame >= self.params.claim_followed_frames]
-        if not held:
-            return det
-        d = np.linalg.norm(det.mm[claims][:, None, :] - np.asarray(held)[None, :, :], axis=2)
-        theirs = claims[d.min(1) <= self.table.ball_radius]
-        if not len(theirs):
-            return det
-        out = det[np.ones(len(det), bool)]
-        out.cls, out.conf = out.cls.copy(), out.conf.copy()
-        out.cls[theirs] = red
-        out.conf[theirs] = out.probs[theirs, red] if len(out.probs) else 1.0
         return out
 
     def _cue_where_heading(self, det: BallDetections, ahead: np.ndarray) -> BallDetections:
@@ -313,8 +291,8 @@ class PoolTracker:
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
-        self._free_cue_place(frame, det)
-        st = self._drop_glimpse(frame, self.inner.update(frame, det))
+        free_cue_place(self, frame, det)
+        st = drop_glimpse(self, frame, self.inner.update(frame, det))
         self.still.step(len(st.moving))
         self._vote(st, det)
         if not st.moving:
@@ -323,56 +301,6 @@ class PoolTracker:
             if slot != "white":
                 self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
-
-    def _free_cue_place(self, frame: int, det: BallDetections) -> None:
-        """Drop an object ball's track that stands, unseen, where a cue ball not yet followed
-        is seen surely (:attr:`PoolTrackParams.cue_place_sure`, ``cue_place_frames``): the
-        track began on a picture of the cue ball misread; its votes go with it."""
-        cue = self.inner.slots["white"]
-        if (cue.on_table and cue.pos is not None) or det.identity is None or not len(det):
-            return
-        sure = (det.cls == CLASSES.index("white")) & (
-            det.identity[:, LABELS.index("cue")] >= self.params.cue_place_sure)
-        reach = 1.5 * self.table.ball_radius
-        for i, slot in enumerate(self.slots_ids):
-            o = self.inner.slots[slot]
-            if (not o.on_table or o.pos is None or o.seen
-                    or frame - o.last_frame < self.params.cue_place_frames):
-                continue
-            if any(float(np.linalg.norm(det.mm[j] - o.pos)) < reach for j in np.nonzero(sure)[0]):
-                self.inner.slots[slot] = type(o)(slot)
-                self.votes[i] = 0.0
-                self.seen[i] = 0.0
-
-    def _drop_glimpse(self, frame: int, st: TableState) -> TableState:
-        """``st`` (slot ids) without the object-ball tracks that were a glimpse of the moving
-        cue ball (:attr:`PoolTrackParams.glimpse_radii`); those tracks dropped."""
-        cue, before = self.inner.slots["white"], self._cue_before
-        if cue.seen and cue.pos is not None:
-            self._cue_before = (frame, cue.pos.copy())
-        if not cue.seen or cue.pos is None or before is None or frame - before[0] != 2:
-            return st
-        reach = self.params.glimpse_radii * self.table.ball_radius
-        drop = set()
-        for i, slot in enumerate(self.slots_ids):
-            o = self.inner.slots[slot]
-            if (o.on_table and not o.seen and o.pos is not None
-                    and o.appeared_frame == o.last_frame == frame - 1
-                    and _segment_distance(o.pos, before[1], cue.pos) <= reach):
-                self.inner.slots[slot] = type(o)(slot)
-                self.votes[i] = 0.0
-                self.seen[i] = 0.0
-                drop.add(slot)
-        if not drop:
-            return st
-        return replace(
-            st, pos={b: p for b, p in st.pos.items() if b not in drop}, moving=st.moving - drop,
-            visible=st.visible - drop, pots=[x for x in st.pots if x[0] not in drop],
-            appeared=[b for b in st.appeared if b not in drop],
-            off=[x for x in st.off if x[0] not in drop],
-            pending_pots=[x for x in st.pending_pots if x[0] not in drop],
-            emerged={b: v for b, v in st.emerged.items() if b not in drop},
-            mm_per_px={b: v for b, v in st.mm_per_px.items() if b not in drop})
 
     def named_pots(self, shot: Shot) -> Shot:
         """The stroke's record ``shot`` with each object ball potted (or gone off the table)
@@ -611,13 +539,6 @@ class PoolTracker:
             replace(e, confidence=min([e.confidence, *(self.name_certainty(b) for b in e.balls)]))
             if e.type in (EventType.CONTACT, EventType.POT) else e for e in shot.events)
         return replace(shot, events=events)
-
-
-def _segment_distance(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> float:
-    """Distance (mm) from the point ``p`` to the segment from ``a`` to ``b`` (each (2,) mm)."""
-    ab = b - a
-    k = float(np.clip(np.dot(p - a, ab) / max(float(np.dot(ab, ab)), 1e-9), 0.0, 1.0))
-    return float(np.linalg.norm(p - (a + k * ab)))
 
 
 def hidden_shares(px: np.ndarray, radius_px: np.ndarray) -> np.ndarray:
