@@ -56,7 +56,7 @@ def object_claims(tr: PoolTracker, det: BallDetections) -> BallDetections:
     if (cue.seen and cue.on_table) or not len(claims):
         return det
     held = [o.pos for b, o in tr.inner.slots.items()
-            if b != "white" and o.on_table and o.seen and o.pos is not None
+            if b != "white" and o.on_table and o.pos is not None
             and o.last_frame - o.appeared_frame >= tr.params.claim_followed_frames]
     if not held:
         return det

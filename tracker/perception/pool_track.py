@@ -108,9 +108,9 @@ class PoolTrackParams:
             12, red cloth, development).
         claim_followed_frames: while the cue ball is not seen (or not on the table), a
             detection claiming to be it within a ball radius of where an object ball's track,
-            followed for at least this many pictures, was seen the picture before is that
-            object ball (:func:`tracker.perception.pool_cue.object_claims`). From the side a stripe at rest showing its
-            white side read as the cue ball (0.85); when the cue ball went out of view, the cue
+            followed for at least this many pictures, stands is that object ball
+            (:func:`tracker.perception.pool_cue.object_claims`). From the side a stripe at
+            rest showing its white side read as the cue ball (0.85); when the cue ball went out of view, the cue
             ball's track took the stripe, and the cue ball, back in view, was followed as an
             object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
             12, development).
