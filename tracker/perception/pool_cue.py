@@ -57,7 +57,7 @@ def object_claims(tr: PoolTracker, det: BallDetections) -> BallDetections:
         return det
     held = [o.pos for b, o in tr.inner.slots.items()
             if b != "white" and o.on_table and o.pos is not None
-            and o.last_frame - o.appeared_frame >= tr.params.claim_followed_frames]
+            and not o.moving and o.rest_n >= tr.params.claim_followed_frames]
     if not held:
         return det
     d = np.linalg.norm(det.mm[claims][:, None, :] - np.asarray(held)[None, :, :], axis=2)

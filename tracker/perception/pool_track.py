@@ -107,13 +107,15 @@ class PoolTrackParams:
             followed and the break was not found (bench/pool_synth.py eight-ball overhead seed
             12, red cloth, development).
         claim_followed_frames: while the cue ball is not seen (or not on the table), a
-            detection claiming to be it within a ball radius of where an object ball's track,
-            followed for at least this many pictures, stands is that object ball
+            detection claiming to be it within a ball radius of where an object ball's track
+            stands at rest, seen there in at least this many pictures, is that object ball
             (:func:`tracker.perception.pool_cue.object_claims`). From the side a stripe at
             rest showing its white side read as the cue ball (0.85); when the cue ball went out of view, the cue
             ball's track took the stripe, and the cue ball, back in view, was followed as an
             object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
-            12, development).
+            12, development). Pictures at its place, not since the track began: a rack ball's
+            track that jumped to the cue ball carried in by hand would else keep it (nine-ball
+            side seed 11, development).
         glimpse_radii: an object ball's track seen in one picture only, the picture the moving
             cue ball was not seen in, within this many ball radii of the cue ball's line from
             its sighting before to its sighting after, was that cue ball's blurred picture
