@@ -77,3 +77,21 @@ def test_a_ball_seen_once_leaving_rest_has_no_departure():
     assert departure(s, "8", 3, 100.0, FPS) is None
     s.sighted["8"] = [(32.0, (458.0, 1886.0)), (32.04, (468.0, 1886.0))]
     assert abs(departure(s, "8", 3, 100.0, FPS) - 31.96) < 1e-6
+
+
+def test_a_ball_leaving_before_the_strike_does_not_reorder_the_contacts():
+    """The break of nine-ball side seed 11 (development): the cue ball met the 1 and the 2
+    within one picture; the 2, half hidden in the rack, fits a moment of leaving a second
+    before the strike. That is no evidence of the order: the contacts stay as fitted."""
+    from tracker.perception.sightings import order_first_contacts
+    from tracker.perception.stroke import Stroke
+    from tracker.records.shot import Event, EventType
+
+    s = Stroke(t0=4.18, before={"1": (0.0, 0.0), "2": (500.0, 0.0)},
+               started={"1": 4.32, "2": 4.20})
+    s.sighted["1"] = [(4.32, (42.0, 0.0)), (4.36, (122.0, 0.0)), (4.40, (202.0, 0.0))]
+    s.sighted["2"] = [(4.20, (620.0, 0.0)), (4.24, (624.0, 0.0)), (4.28, (628.0, 0.0))]
+    s.events = [Event(EventType.CONTACT, 4.30, ("white", "1")),
+                Event(EventType.CONTACT, 4.31, ("white", "2"))]
+    order_first_contacts(s, FPS, StrokeParams())
+    assert min(s.events, key=lambda e: e.t).balls == ("white", "1")

@@ -89,3 +89,13 @@ def test_a_snooker_colour_beside_the_pack_is_no_ball_of_the_rack():
     assert len(shots) == 1
     first = [e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls]
     assert first and first[0].balls[1].startswith("red_")
+
+
+def test_a_rack_with_a_hole_the_camera_left_still_met_its_apex():
+    """The second row not found (merged balls of a rack are found as fewer balls): the apex
+    stands a hole away from the rest, yet it is the ball met (nine-ball overhead seed 11,
+    development: "the cue ball hit the 4 first" on a legal break)."""
+    rack = {b: p for b, p in _rack((600.0, 1800.0)).items() if b not in ("2", "3")}
+    shots = _break(rack, (515.0, 525.0), back=("4", "5", "6"))
+    first = [e for e in shots[0].events if e.type.value == "contact" and "white" in e.balls]
+    assert first and first[0].balls == ("white", "1")

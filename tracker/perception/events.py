@@ -487,6 +487,9 @@ class StrokeDetector:
                 or st.t - s.t0 > self.params.unseen_strike_s):
             return False
         w = np.asarray(s.before[B.WHITE], float)
+        # across a ball the camera did not find in the rack (StrokeParams.rack_holes)
+        rack = s.rack_of(ball, (1 + self.params.rack_holes) * self.table.ball_diameter
+                         + self.params.rack_gap_mm)
         met = min(sorted(rack), key=lambda b: float(np.linalg.norm(np.subtract(s.before[b], w))))
         t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
         contact = Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, met),

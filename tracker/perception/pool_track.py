@@ -26,6 +26,7 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_ball_on import BallOnParams, potted_number
+from tracker.perception.pool_cue import drop_glimpse, free_cue_place, object_claims
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
 from tracker.perception.track import Tracker
@@ -99,6 +100,32 @@ class PoolTrackParams:
         regroup_frames: an object-ball detection no track explains, standing still this many
             pictures, takes up the object ball held unseen nearest it (its track lost:
             :mod:`tracker.perception.regroup`, ``TrackerConfig.regroup_lost_frames``); 0: off.
+
+        cue_place_sure, cue_place_frames: a cue ball not yet followed (in hand) seen standing,
+            read as the cue ball at least ``cue_place_sure``, within 1.5 ball radii of where an
+            object ball's track stands unseen for at least ``cue_place_frames`` pictures, is the
+            cue ball there: that track is dropped (:func:`tracker.perception.pool_cue.free_cue_place`). One picture of the
+            cue ball carried in by hand read as an object ball started an object track at its
+            place; the object track could not take the cue ball's later pictures and the cue
+            ball's track could not start where another ball stood, so the cue ball was never
+            followed and the break was not found (bench/pool_synth.py eight-ball overhead seed
+            12, red cloth, development).
+        claim_followed_frames: while the cue ball is not seen (or not on the table), a
+            detection claiming to be it within a ball radius of where an object ball's track
+            stands at rest, seen there in at least this many pictures, is that object ball
+            (:func:`tracker.perception.pool_cue.object_claims`). From the side a stripe at
+            rest showing its white side read as the cue ball (0.85); when the cue ball went out of view, the cue
+            ball's track took the stripe, and the cue ball, back in view, was followed as an
+            object ball: two strokes were not found (bench/pool_synth.py eight-ball side seed
+            12, development). Pictures at its place, not since the track began: a rack ball's
+            track that jumped to the cue ball carried in by hand would else keep it (nine-ball
+            side seed 11, development).
+        glimpse_radii: an object ball's track seen in one picture only, the picture the moving
+            cue ball was not seen in, within this many ball radii of the cue ball's line from
+            its sighting before to its sighting after, was that cue ball's blurred picture
+            read as an object ball: the track is dropped (:func:`tracker.perception.pool_cue.drop_glimpse`). Left, it was
+            "struck too hard to see" by the cue ball and called potted in a pocket 700 mm away,
+            on the break (bench/pool_synth.py eight-ball side seed 11, development).
     """
 
     match_radii: float = 1.0
@@ -117,6 +144,11 @@ class PoolTrackParams:
     stayed_radii: float = 1.0
     stayed_from_radii: float = 4.0
     regroup_frames: int = 10
+
+    cue_place_sure: float = 0.9
+    cue_place_frames: int = 3
+    claim_followed_frames: int = 25
+    glimpse_radii: float = 2.0
 
 
 class PoolTracker:
@@ -168,6 +200,8 @@ class PoolTracker:
         #: taken for gone, pots nothing)
         self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
+        #: (frame, mm): the cue ball's last sighting before the current picture
+        self._cue_before: tuple[int, np.ndarray] | None = None
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (pool ball id -> mm): each named ball takes a slot with
@@ -192,6 +226,7 @@ class PoolTracker:
         fixture (a lamp's reflection that stayed put through strokes:
         :mod:`tracker.perception.pool_fixtures`) is dropped first."""
         white, red = CLASSES.index("white"), CLASSES.index("red")
+        det = object_claims(self, det)
         claims = np.nonzero(det.cls == white)[0]
         self.still.saw(det.mm[claims])
         fixed = np.zeros(len(det), bool)
@@ -266,7 +301,8 @@ class PoolTracker:
     def update(self, frame: int, det: BallDetections) -> TableState:
         """Track one frame's detections (classes ``white`` / ``red``, :attr:`identity` set by
         :meth:`tracker.perception.pool_identity.PoolIdentity.relabel`) and name the balls."""
-        st = self.inner.update(frame, det)
+        free_cue_place(self, frame, det)
+        st = drop_glimpse(self, frame, self.inner.update(frame, det))
         self.still.step(len(st.moving))
         self._vote(st, det)
         if not st.moving:

@@ -188,6 +188,11 @@ class StrokeParams:
     #: the 1 it met, and the break called "no contact"). Balls, mm, and how sure that contact is.
     rack_min_balls: int = 3
     rack_gap_mm: float = 15.0
+    #: The ball met is looked for across this many balls the camera did not find in the rack
+    #: (a gap of one ball's width more per ball): merged balls of a rack are found as fewer
+    #: balls, and the apex was cut off from the rest by the hole the missed 3 left
+    #: (bench/pool_synth.py nine-ball overhead seed 11, development: "hit the 4 first").
+    rack_holes: int = 1
     rack_contact_confidence: float = 0.85
     #: A ball at rest between strokes that ends this far from where it stood, moved by no stroke,
     #: is reported for review (disturbed by a player, or moved by the referee?), mm.
