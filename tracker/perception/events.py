@@ -31,6 +31,7 @@ from tracker.perception.strike import (
     came_to_nothing,
     carried_by_hand,
     detection_jumped,
+    met_in_rack,
     pushed_from_rest,
     struck_while_hidden,
 )
@@ -452,7 +453,7 @@ class StrokeDetector:
         in_view = all(b in st.visible and b in prev.visible
                       for b in [B.WHITE, *s.started] if b != ball and b in st.pos)
         white_hit = any(e.type == EventType.CONTACT and B.WHITE in e.balls for e in s.events)
-        if best is None and not white_hit and self._met_in_rack(ball, st):
+        if best is None and not white_hit and met_in_rack(self.stroke, ball, st.t, self.fps, self.table.ball_diameter, self.params):
             return
         if best is None and not in_view and not white_hit and B.WHITE not in st.visible:
             # the cue ball is not in view (struck too fast to be seen) and has hit nothing yet:
@@ -473,35 +474,6 @@ class StrokeDetector:
         s.events.append(contact)
         if note:
             s.contact_notes.append((contact, note))
-
-    def _met_in_rack(self, ball: str, st: TableState) -> bool:
-        """``ball`` left rest at ``st`` with no followed path near it, the cue ball having hit
-        nothing yet: when it belongs to a rack (:attr:`StrokeParams.rack_min_balls` frozen
-        together) and the strike was at most ``unseen_strike_s`` ago, the cue ball met the
-        rack's ball nearest where it stood (the first it reaches; a break's apex), recorded
-        with ``rack_contact_confidence`` and a note. Whether it was so taken."""
-        s = self.stroke
-        assert s is not None
-        rack = s.rack_of(ball, self.table.ball_diameter + self.params.rack_gap_mm)
-        if (len(rack) < self.params.rack_min_balls or B.WHITE not in s.before
-                or st.t - s.t0 > self.params.unseen_strike_s):
-            return False
-        w = np.asarray(s.before[B.WHITE], float)
-        # across a ball the camera did not find in the rack (StrokeParams.rack_holes)
-        rack = s.rack_of(ball, (1 + self.params.rack_holes) * self.table.ball_diameter
-                         + self.params.rack_gap_mm)
-        met = min(sorted(rack), key=lambda b: float(np.linalg.norm(np.subtract(s.before[b], w))))
-        t_c = max(st.t - 1.0 / self.fps, s.t0 + 1e-4)
-        contact = Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, met),
-                        confidence=self.params.rack_contact_confidence)
-        s.events.append(contact)
-        s.rack_contacts.append(contact)
-        s.review.append(f"the cue ball was not followed into the rack: {the_ball(met)}, the "
-                        f"rack's ball nearest it, is taken as the ball it hit first ({t_c:.2f} s)")
-        if met != ball:
-            s.events.append(Event(EventType.CONTACT, round(t_c, 4), (met, ball),
-                                  confidence=self.params.rack_contact_confidence))
-        return True
 
     def cushion_hits(self, track: list[tuple[float, tuple[float, float]]],
                      ball: str) -> list[Event]:

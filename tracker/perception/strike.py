@@ -10,6 +10,8 @@ strike (:class:`tracker.perception.events.StrokeDetector`), as functions of the 
   detection jumped.
 - :func:`pushed_from_rest` and :func:`came_to_nothing`: a soft stroke whose cue ball is seen
   standing while the balls beside it leave rest; dropped if they went nowhere.
+- :func:`met_in_rack`: a break's cue ball not followed into a frozen rack met the rack's ball
+  nearest where it stood.
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ import numpy as np
 from tracker import balls as B
 from tracker.perception.stroke import Stroke, StrokeParams
 from tracker.perception.track import TableState
-from tracker.records.shot import EventType
+from tracker.records.shot import Event, EventType
+from tracker.words import the_ball
 
 
 def before_strike(recent: list[TableState], prev: TableState) -> TableState:
@@ -116,3 +119,32 @@ def detection_jumped(s: Stroke, st: TableState, fps: float, params: StrokeParams
     steps = [float(np.linalg.norm(np.subtract(b, a))) for a, b in zip(track, track[1:], strict=False)]
     moved = [d for d in steps if d > params.still_jump_mm]
     return len(moved) == 1 and s.white_speeds[0] > params.free_decel_mm_s2 / fps
+
+
+def met_in_rack(s: Stroke, ball: str, t: float, fps: float, ball_diameter: float,
+                params: StrokeParams) -> bool:
+    """``ball`` left rest at time ``t`` (s) with no followed path near it, the cue ball of
+    stroke ``s`` having hit nothing yet: when it belongs to a rack
+    (:attr:`StrokeParams.rack_min_balls` frozen together) and the strike was at most
+    ``unseen_strike_s`` ago, the cue ball met the rack's ball nearest where it stood (the first
+    it reaches; a break's apex), looked for across ``rack_holes`` balls the camera did not find,
+    recorded on ``s`` with ``rack_contact_confidence`` and a note (``fps``: pictures a second;
+    ``ball_diameter`` mm). Whether it was so taken."""
+    rack = s.rack_of(ball, ball_diameter + params.rack_gap_mm)
+    if (len(rack) < params.rack_min_balls or B.WHITE not in s.before
+            or t - s.t0 > params.unseen_strike_s):
+        return False
+    w = np.asarray(s.before[B.WHITE], float)
+    rack = s.rack_of(ball, (1 + params.rack_holes) * ball_diameter + params.rack_gap_mm)
+    met = min(sorted(rack), key=lambda b: float(np.linalg.norm(np.subtract(s.before[b], w))))
+    t_c = max(t - 1.0 / fps, s.t0 + 1e-4)
+    contact = Event(EventType.CONTACT, round(t_c, 4), (B.WHITE, met),
+                    confidence=params.rack_contact_confidence)
+    s.events.append(contact)
+    s.rack_contacts.append(contact)
+    s.review.append(f"the cue ball was not followed into the rack: {the_ball(met)}, the "
+                    f"rack's ball nearest it, is taken as the ball it hit first ({t_c:.2f} s)")
+    if met != ball:
+        s.events.append(Event(EventType.CONTACT, round(t_c, 4), (met, ball),
+                              confidence=params.rack_contact_confidence))
+    return True
