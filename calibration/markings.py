@@ -179,7 +179,9 @@ def _ridge_points(gray: np.ndarray, cam: CameraModel, base_mm: np.ndarray, dir_m
                   search_mm: float) -> tuple[np.ndarray, np.ndarray]:
     """For each bed point ``base_mm`` (N, 2), the offset (mm) along ``dir_mm`` (N, 2 unit)
     within +-``search_mm`` where a thin bright line crosses, and its strength (contrast over
-    noise; 0 where there is none). Offsets are sampled every half pixel."""
+    noise; 0 where there is none). Offsets are sampled every half pixel. A point whose search
+    would span more than the picture (a camera that sees the bed there edge-on or not at all:
+    a poor candidate view) has none."""
     n = len(base_mm)
     z = np.zeros((n, 1))
     p0 = cam.project(np.hstack([base_mm, z]))
@@ -187,7 +189,10 @@ def _ridge_points(gray: np.ndarray, cam: CameraModel, base_mm: np.ndarray, dir_m
     px_per_mm = np.maximum(np.linalg.norm(p1 - p0, axis=1) / 10.0, 1e-3)
     offs = np.zeros(n)
     strength = np.zeros(n)
+    longest_px = float(max(gray.shape[:2]))
     for i in range(n):
+        if not np.isfinite(px_per_mm[i]) or 2.0 * search_mm * px_per_mm[i] > longest_px:
+            continue  # the search would span more than the picture: no view of this point
         step = 0.5 / px_per_mm[i]
         s = np.arange(-search_mm, search_mm + step, step)
         pts = base_mm[i] + s[:, None] * dir_mm[i]

@@ -151,3 +151,32 @@ def test_a_spot_ball_is_read_at_the_ball_centre_over_its_spot():
     low = cam.project(np.column_stack([xy, np.full(len(xy), T.ball_radius - 3.5)]))
     errs = marking_errors(cam, T, markings.Markings(dict(zip(markings.SPOT_COLOURS, low, strict=True))))
     assert min(errs[f"spot:{c}"] for c in ("yellow", "green", "brown")) > 6.0
+
+
+class _NearCamera:
+    """A stand-in camera that sees the bed at ``px_per_mm`` pixels a millimetre (a candidate
+    view that sees part of the bed edge-on, as a poor recalibration can)."""
+
+    def __init__(self, px_per_mm: float):
+        self.px_per_mm = px_per_mm
+
+    def project(self, pts: np.ndarray) -> np.ndarray:
+        return np.asarray(pts, float)[:, :2] * self.px_per_mm
+
+
+def test_a_search_longer_than_the_picture_finds_no_line_and_does_not_fail():
+    """A line search whose samples would span more than the picture is skipped (OpenCV's remap
+    refuses more than 32767 samples: the real 9-ball clearance's recalibration failed so)."""
+    from calibration.markings import LINE_SEARCH_MM, _ridge_points
+
+    gray = np.full((720, 1280), 90, np.uint8)
+    base = np.array([[5.0, 5.0], [6.0, 5.0]])
+    dirs = np.tile([0.0, 1.0], (2, 1))
+    off, strength = _ridge_points(gray, _NearCamera(100.0), base, dirs, LINE_SEARCH_MM)
+    assert strength.tolist() == [0.0, 0.0] and off.tolist() == [0.0, 0.0]
+    # a view that fits the picture still searches: a bright line 3 px wide is found
+    gray[:, :] = 60
+    cam = _NearCamera(1.0)
+    gray[int(5 + 2) - 1:int(5 + 2) + 2, :] = 200
+    off, strength = _ridge_points(gray, cam, base, dirs, LINE_SEARCH_MM)
+    assert (strength > 0).all() and np.allclose(off, 2.0, atol=0.6)
