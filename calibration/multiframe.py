@@ -62,7 +62,11 @@ class PoolParams:
     """How :func:`pool_frames` pools frames.
 
     Attributes:
-        enabled: refine over many frames at all (off: the best single frame, as before).
+        enabled: refine over many frames at all (off: the best single frame, as before). Off
+            in the product since 2026-11-28 (lead): against truth from outside it measured no
+            gain (synthetic TV clips, ball grid 2.0 -> 2.0 mm), and on the real development
+            clip broadcast-snooker-more/main_camera_boxes_burned_in the pooled camera made
+            ``process`` call a brown potted that was not (off: no pot, as before).
         same_view_share: a frame is of the same view when its own camera puts the table's
             four corners within this share of the picture's width of where the best frame's
             camera puts them (a cut, a pan or a frame taken the other way round is left out).
@@ -78,7 +82,7 @@ class PoolParams:
             share of the best single frame's on the same markings.
     """
 
-    enabled: bool = True
+    enabled: bool = False
     same_view_share: float = 0.015
     edge_gate_px: float = 6.0
     min_frames: int = 2

@@ -3,10 +3,12 @@ calibration.auto.refine_over_frames): pictures where a player hides a different 
 table in each frame, built as the points a calibration reads (no rendering)."""
 
 import math
+from dataclasses import replace
 
 import numpy as np
+import pytest
 
-from calibration import auto
+from calibration import auto, multiframe
 from calibration.camera import CameraModel
 from calibration.markings import SPOT_COLOURS, Markings, fit_camera
 from calibration.multiframe import FrameEvidence
@@ -51,6 +53,24 @@ def _calibration(ev: FrameEvidence, start: CameraModel, held_mm: float = 5.0) ->
     return Calibration(SIZE, T, cam, {"median": 1.0}, "auto", "markings", "estimated",
                        ["focal", "accuracy"], acc, ev)
 
+
+
+@pytest.fixture(autouse=True)
+def _pooling_on(monkeypatch):
+    """The pooling is off in the product (:class:`calibration.multiframe.PoolParams`); these
+    tests check what it does when it is on."""
+    monkeypatch.setattr(multiframe, "POOL", replace(multiframe.POOL, enabled=True))
+
+
+def test_the_pooling_is_off_in_the_product_and_then_keeps_the_best_frame(monkeypatch):
+    monkeypatch.setattr(multiframe, "POOL", multiframe.PoolParams())
+    assert not multiframe.POOL.enabled
+    rng = np.random.default_rng(3)
+    start = CameraModel.look_at((T.width / 2 + 150, T.length + 6300.0, 2900.0),
+                                (T.width / 2, T.length * 0.5, 0.0), (0.0, 0.0, 1.0), SIZE, 31.0,
+                                (0, 0, 0, 0, 0))
+    cals = [_calibration(_frame(k, rng), start) for k in range(3)]
+    assert auto.refine_over_frames(cals[0], cals[1:], T) is cals[0]
 
 def _grid_mm(cam: CameraModel) -> float:
     """Median distance (mm) of ball centres over the bed from their true place, through ``cam``."""
