@@ -27,6 +27,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +38,7 @@ import cv2  # noqa: E402
 import numpy as np  # noqa: E402
 
 from bench.tv_lens_clips import grid_error_mm  # noqa: E402
-from calibration import auto  # noqa: E402
+from calibration import auto, multiframe  # noqa: E402
 from calibration.camera import CameraModel  # noqa: E402
 from calibration.finder import TableNotFound  # noqa: E402
 from calibration.startup import START_SAMPLES, START_WINDOW_S, spread  # noqa: E402
@@ -61,13 +62,33 @@ def _frames(path: Path, indices: list[int]) -> list[np.ndarray]:
 
 def single_and_pooled(frames: list[np.ndarray]) -> tuple[Any, Any, float, float]:
     """(the best single frame's calibration, the calibration refined over the frames, the
-    seconds the frames' own calibrations took, the seconds the refinement took)."""
+    seconds the frames' own calibrations took, the seconds the refinement took). The
+    refinement is switched on here whether or not the product has it on
+    (:class:`calibration.multiframe.PoolParams` ``enabled``): this bench compares the two."""
     t0 = time.perf_counter()
     cals = auto.calibrate_frames(frames, STANDARD_TABLE, ball_finder=find_colour_balls)
     t1 = time.perf_counter()
     best, others = auto.pick_best(cals, STANDARD_TABLE)
-    pooled = auto.refine_over_frames(best, others, STANDARD_TABLE)
+    in_product = multiframe.POOL
+    multiframe.POOL = replace(in_product, enabled=True)
+    try:
+        pooled = auto.refine_over_frames(best, others, STANDARD_TABLE)
+    finally:
+        multiframe.POOL = in_product
     return best, pooled, round(t1 - t0, 1), round(time.perf_counter() - t1, 1)
+
+
+def compared(row: dict[str, Any], frames: list[np.ndarray]) -> tuple[Any, Any] | None:
+    """Single and pooled calibrations of ``frames``, their figures added to ``row``; None (the
+    reason in ``row["why"]``) where no frame shows the table."""
+    try:
+        single, pooled, cal_s, pool_s = single_and_pooled(frames)
+    except TableNotFound as exc:
+        row["why"] = str(exc)[:100]
+        return None
+    row.update(kept=pooled is not single, single=_acc(single), pooled=_acc(pooled),
+               frames_s=cal_s, pool_s=pool_s)
+    return single, pooled
 
 
 def _acc(cal: Any) -> dict[str, Any]:
@@ -93,17 +114,13 @@ def synthetic_rows(folders: list[Path], whole: bool = False) -> list[dict[str, A
             truth = CameraModel.from_dict(json.loads(video.with_suffix(".camera.json").read_text()))
             frames = _frames(video, [int(i) for i in spread(n, START_SAMPLES)])
             row: dict[str, Any] = {"clip": f"{folder.name}/{video.stem}"}
-            try:
-                single, pooled, cal_s, pool_s = single_and_pooled(frames)
-            except TableNotFound as exc:
-                row["why"] = str(exc)[:100]
-                rows.append(row)
-                continue
-            row.update(single_mm=round(grid_error_mm(single, truth), 1),
-                       pooled_mm=round(grid_error_mm(pooled, truth), 1), kept=pooled is not single,
-                       single=_acc(single), pooled=_acc(pooled), frames_s=cal_s, pool_s=pool_s)
-            print(json.dumps(row), flush=True)
+            got = compared(row, frames)
             rows.append(row)
+            if got is None:
+                continue
+            row.update(single_mm=round(grid_error_mm(got[0], truth), 1),
+                       pooled_mm=round(grid_error_mm(got[1], truth), 1))
+            print(json.dumps(row), flush=True)
     return rows
 
 
@@ -125,16 +142,10 @@ def real_rows(clips: list[int] | None) -> list[dict[str, Any]]:
         n = int(cv2.VideoCapture(str(video)).get(cv2.CAP_PROP_FRAME_COUNT))
         frames = _frames(video, [int(f) for f in np.linspace(0, max(0, n - 1), 8).astype(int)])
         row: dict[str, Any] = {"clip": rel, "split": split_of(rel, table)}
-        try:
-            single, pooled, cal_s, pool_s = single_and_pooled(frames)
-        except TableNotFound as exc:
-            row["why"] = str(exc)[:100]
-            rows.append(row)
-            continue
-        row.update(kept=pooled is not single, single=_acc(single), pooled=_acc(pooled), frames_s=cal_s,
-                   pool_s=pool_s)
-        print(json.dumps(row), flush=True)
         rows.append(row)
+        if compared(row, frames) is None:
+            continue
+        print(json.dumps(row), flush=True)
     return rows
 
 
