@@ -28,10 +28,11 @@ from scipy.optimize import linear_sum_assignment
 from calibration.table import TableGeometry
 from tracker.perception.constraint import capacity
 from tracker.perception.detections import CLASSES, BallDetections
-from tracker.perception.paths import cushion_ahead, cushion_met, pocket_on_path, reaches_mouth
+from tracker.perception.paths import cushion_met, pocket_on_path, reaches_mouth
 from tracker.perception.regroup import regroup_lost
 from tracker.perception.remeasure import BACK, MOVES, follow_hold, starts_hold, stirring_balls
 from tracker.perception.trackstate import OFF_TABLE, Slot, TableState, TrackerConfig, UpdateStep
+from tracker.perception.vanished import struck_towards
 from tracker.rules.ballset import BallSet, snooker_balls
 
 __all__ = ["OFF_TABLE", "Slot", "TableState", "Tracker", "TrackerConfig"]
@@ -111,45 +112,6 @@ class Tracker:
         if det.occupancy is None:
             return True
         return bool(det.occupancy(p[None, :])[0] < self.cfg.empty_occupancy)
-
-    def _struck_towards(self, ball: str, p: np.ndarray,
-                        paths: dict[str, np.ndarray]) -> tuple[str, str | None] | None:
-        """Where a ball at rest at ``p`` (mm) that vanished was sent, if another ball's path
-        over the last frames (``paths``: ball -> (K, 2) mm) came within contact distance of it:
-        (pocket, None) when the line of centres at that moment points within the cone of a
-        pocket; (:data:`OFF_TABLE`, cushion) when it points at a cushion near enough to jump
-        unseen; else None."""
-        reach = 2 * self.table.ball_radius + self.cfg.contact_slack_mm
-        best: tuple[float, np.ndarray] | None = None
-        for other, path in paths.items():
-            if other == ball or len(path) < 2 or np.linalg.norm(path[-1] - path[0]) < 2 * self.table.ball_radius:
-                continue  # only a ball going fast (a diameter in a few frames) sends another out of sight
-            for a, b in zip(path[:-1], path[1:], strict=True):
-                ab = b - a
-                L2 = float(ab @ ab)
-                u = 0.0 if L2 == 0 else float(np.clip((p - a) @ ab / L2, 0.0, 1.0))
-                q = a + u * ab
-                d = float(np.linalg.norm(p - q))
-                if d <= reach and (best is None or d < best[0]):
-                    best = (d, q)
-                if d <= reach:
-                    break  # the first approach along the path is the contact
-        if best is None or best[0] < 1e-6:
-            return None
-        direction = (p - best[1]) / best[0]
-        cos_max, name = -2.0, None
-        for n, c in self.pocket_xy.items():
-            v = c - p
-            cos = float(v @ direction / (np.linalg.norm(v) + 1e-9))
-            if cos > cos_max:
-                cos_max, name = cos, n
-        if cos_max >= np.cos(np.radians(self.cfg.vanish_cone_deg)) and name is not None:
-            return name, None
-        # no pocket ahead: it may have jumped the cushion it was sent at, if that is near
-        # enough to reach unseen (two frames at the fastest a ball goes)
-        reach_off = 2.0 * self.cfg.max_speed_mm_s / self.fps
-        hit = cushion_ahead(self.table, self.pocket_xy, p, direction)
-        return (OFF_TABLE, hit[0]) if hit is not None and hit[1] <= reach_off else None
 
     def _all_reds_seen(self, ball: str, det: BallDetections) -> bool:
         """Whether ``ball`` is of a group that looks alike (a red) and the frame shows at
@@ -557,7 +519,8 @@ class Tracker:
             # vanished near a pocket while moving: a pot, once it stays gone
             s.potted_pocket, s.potted_t = pocket, s.last_frame / self.fps + dt / 2
         elif s.potted_pocket is None and missing <= 2 and self._barely_moved(s):
-            struck = self._struck_towards(ball, s.pos, f.paths)
+            struck = struck_towards(self.table, self.pocket_xy, self.cfg, self.fps, ball,
+                                    s.pos, f.paths)
             if struck is not None:
                 # gone the moment a moving ball reached it: struck too hard to see
                 # (into a pocket, or over a cushion it was sent at)
