@@ -141,6 +141,53 @@ def same_calls(argv: list[str]) -> int:
 
 
 
+def _profile_lines(video: str, argv: list[str], kinds: dict[str, list[float]],
+                   boxes: list[tuple[float, int, float]], judged: list[float],
+                   given_up: list[float], periodic: int, full_every: int) -> list[str]:
+    """The lines of "Change-gated detection: where the time goes": CPU s per frame kind
+    (``kinds``), per box searched (``boxes``: share of the frame, candidates, CPU s), per
+    judging and per partial search given up."""
+    n = sum(len(v) for v in kinds.values())
+    total = sum(sum(v) for v in kinds.values())
+    share = np.array([b[0] for b in boxes])
+    cands = np.array([b[1] for b in boxes])
+    secs = np.array([b[2] for b in boxes])
+    pack = cands >= PACK_CANDIDATES
+    n_partial = len(kinds["partial"])
+    run = run_info(" ".join(["python bench/gate.py profile", *argv]))
+    lines = [
+        "## Change-gated detection: where the time goes", "",
+        measured(run, " (shared with other work)")[:-1] + ": the "
+        f"detector alone on every frame of `{Path(video).name}` ({n} frames), CPU time of "
+        "this process (one thread).", "",
+        "| frames | how many | CPU ms each (mean) | share of the detector's time |",
+        "|---|---|---|---|"]
+    for k in ("still", "partial", "full"):
+        v = kinds[k]
+        lines.append(f"| {k} | {len(v)} | {1000 * np.mean(v) if v else 0:.2f} | "
+                     f"{sum(v) / total:.0%} |")
+    lines += [
+        f"| **all** | **{n}** | **{1000 * total / n:.2f}** | 100 % |", "",
+        f"- full frames: 1 the first, {periodic} the periodic search (every "
+        f"{full_every} frames), {len(given_up)} a partial search given up (a blob still "
+        f"running off its box; {1000 * np.mean(given_up) if given_up else 0:.1f} ms lost each "
+        f"before the full search), {len(kinds['full']) - 1 - periodic - len(given_up)} too "
+        "much changed at once",
+        f"- a partial frame searched {len(boxes) / max(n_partial, 1):.1f} boxes on average (each "
+        "once it has grown over the blobs running off it) "
+        f"(median {np.median(share) if len(share) else 0:.1%} of the frame, "
+        f"{np.median(cands) if len(cands) else 0:.0f} candidates); the searches took "
+        f"{secs.sum() / total:.0%} of the detector's time, the judging of what they found "
+        f"{sum(judged) / total:.0%} (all frames' judging, full ones included)",
+        f"- boxes holding the pack (at least {PACK_CANDIDATES} candidates: a ball moving by the "
+        f"reds makes its box grow over the whole blob of touching reds): {pack.sum()} of "
+        f"{len(boxes)} boxes, {secs[pack].sum() / max(secs.sum(), 1e-9):.0%} of the search "
+        f"time ({1000 * secs[pack].mean() if pack.any() else 0:.1f} ms each, against "
+        f"{1000 * np.median(secs[~pack]) if (~pack).any() else 0:.2f} ms for the median other "
+        "box)"]
+    return lines
+
+
 def profile(argv: list[str]) -> int:
     """The gated detector alone on every frame of one video, timed frame kind by frame kind
     and box by box; the section of docs/BENCHMARKS.md."""
@@ -204,44 +251,8 @@ def profile(argv: list[str]) -> int:
         ok, frame = cap.read()
         frame = frame if ok else None
     del det.judge
-    n = sum(len(v) for v in kinds.values())
-    total = sum(sum(v) for v in kinds.values())
-    share = np.array([b[0] for b in boxes])
-    cands = np.array([b[1] for b in boxes])
-    secs = np.array([b[2] for b in boxes])
-    pack = cands >= PACK_CANDIDATES
-    n_partial = len(kinds["partial"])
-    run = run_info(" ".join(["python bench/gate.py profile", *argv]))
-    lines = [
-        "## Change-gated detection: where the time goes", "",
-        measured(run, " (shared with other work)")[:-1] + ": the "
-        f"detector alone on every frame of `{Path(a.video).name}` ({n} frames), CPU time of "
-        "this process (one thread).", "",
-        "| frames | how many | CPU ms each (mean) | share of the detector's time |",
-        "|---|---|---|---|"]
-    for k in ("still", "partial", "full"):
-        v = kinds[k]
-        lines.append(f"| {k} | {len(v)} | {1000 * np.mean(v) if v else 0:.2f} | "
-                     f"{sum(v) / total:.0%} |")
-    lines += [
-        f"| **all** | **{n}** | **{1000 * total / n:.2f}** | 100 % |", "",
-        f"- full frames: 1 the first, {periodic} the periodic search (every "
-        f"{gate.full_every} frames), {len(given_up)} a partial search given up (a blob still "
-        f"running off its box; {1000 * np.mean(given_up) if given_up else 0:.1f} ms lost each "
-        f"before the full search), {len(kinds['full']) - 1 - periodic - len(given_up)} too "
-        "much changed at once",
-        f"- a partial frame searched {len(boxes) / max(n_partial, 1):.1f} boxes on average (each "
-        "once it has grown over the blobs running off it) "
-        f"(median {np.median(share) if len(share) else 0:.1%} of the frame, "
-        f"{np.median(cands) if len(cands) else 0:.0f} candidates); the searches took "
-        f"{secs.sum() / total:.0%} of the detector's time, the judging of what they found "
-        f"{sum(judged) / total:.0%} (all frames' judging, full ones included)",
-        f"- boxes holding the pack (at least {PACK_CANDIDATES} candidates: a ball moving by the "
-        f"reds makes its box grow over the whole blob of touching reds): {pack.sum()} of "
-        f"{len(boxes)} boxes, {secs[pack].sum() / max(secs.sum(), 1e-9):.0%} of the search "
-        f"time ({1000 * secs[pack].mean() if pack.any() else 0:.1f} ms each, against "
-        f"{1000 * np.median(secs[~pack]) if (~pack).any() else 0:.2f} ms for the median other "
-        "box)"]
+    lines = _profile_lines(a.video, argv, kinds, boxes, judged, given_up, periodic,
+                           gate.full_every)
     text = "\n".join(lines) + "\n"
     print(text)
     if not a.no_docs:

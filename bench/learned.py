@@ -150,19 +150,9 @@ def _pct(a: int, b: int, digits: int = 1) -> str:
     return f"{a} of {b} ({a / max(1, b):.{digits}%})"
 
 
-def main(argv: list[str] | None = None) -> None:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--skip-real", action="store_true", help="leave out ../shared/footage")
-    skip_real = ap.parse_args(argv).skip_real
-    t0 = time.perf_counter()
-    sp = speed()
-    syn = synthetic()
-    rl = None if skip_real else real()
-    tv_auto = sp["broadcast_pots"]["auto_is"]
-    fc = {k: _first_contact(k, tv_auto) for k in DETECTORS}
-    run = run_info("python bench/learned.py" + (" --skip-real" if skip_real else ""),
-                   time.perf_counter() - t0)
-    head = measured(run)
+def _side_by_side_rows(syn: dict, fc: dict, rl: dict | None) -> list[str]:
+    """The rows of "Detectors side by side": synthetic stills, the synthetic TV bot frames
+    (``fc``), the real footage (``rl``; None: left out)."""
     rows = []
 
     def row(what: str, vals: dict[str, str], better: str) -> None:
@@ -217,14 +207,11 @@ def main(argv: list[str] | None = None) -> None:
                  for k in DETECTORS},
                 winner(c["pool"]["found"] + c["pool"]["right"] - c["pool"]["detections"],
                        le["pool"]["found"] + le["pool"]["right"] - le["pool"]["detections"]))
-    lines = ["## Detectors side by side", "", head, "",
-             "The colour detector and the learned one (the same candidates judged by the ONNX crop "
-             "classifier, `models/ball_classifier.md`) on the same data; `auto` (the default) "
-             "uses the learned one on TV-angle views and the colour one overhead, resolved per "
-             "picture (its column is measured, not copied). Synthetic "
-             "figures are agreement with our own renderer; real footage decides.", "",
-             "| measure | colour | learned | auto | better (colour vs learned) |", "|---|---|---|---|---|", *rows, ""]
-    replace_section(ROOT / "docs" / "ACCURACY.md", "Detectors side by side", "\n".join(lines) + "\n")
+    return rows
+
+
+def _speed_lines(run: dict, sp: dict) -> list[str]:
+    """The "Detector speed" section's lines."""
     sl = ["## Detector speed", "",
           measured({k: v for k, v in run.items() if k != "seconds"})[:-1] + ": `detect` per "
           "1080p frame, both "
@@ -240,6 +227,32 @@ def main(argv: list[str] | None = None) -> None:
            "\"Pipeline speed\" above stands; on a TV-angle view the learned detector adds the "
            "difference in this table per frame (about 0.1 ms of network and 0.02 ms of crop per "
            "candidate on one thread, plus the blob search inside packs)."]
+    return sl
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--skip-real", action="store_true", help="leave out ../shared/footage")
+    skip_real = ap.parse_args(argv).skip_real
+    t0 = time.perf_counter()
+    sp = speed()
+    syn = synthetic()
+    rl = None if skip_real else real()
+    tv_auto = sp["broadcast_pots"]["auto_is"]
+    fc = {k: _first_contact(k, tv_auto) for k in DETECTORS}
+    run = run_info("python bench/learned.py" + (" --skip-real" if skip_real else ""),
+                   time.perf_counter() - t0)
+    head = measured(run)
+    rows = _side_by_side_rows(syn, fc, rl)
+    lines = ["## Detectors side by side", "", head, "",
+             "The colour detector and the learned one (the same candidates judged by the ONNX crop "
+             "classifier, `models/ball_classifier.md`) on the same data; `auto` (the default) "
+             "uses the learned one on TV-angle views and the colour one overhead, resolved per "
+             "picture (its column is measured, not copied). Synthetic "
+             "figures are agreement with our own renderer; real footage decides.", "",
+             "| measure | colour | learned | auto | better (colour vs learned) |", "|---|---|---|---|---|", *rows, ""]
+    replace_section(ROOT / "docs" / "ACCURACY.md", "Detectors side by side", "\n".join(lines) + "\n")
+    sl = _speed_lines(run, sp)
     replace_section(ROOT / "docs" / "BENCHMARKS.md", "Detector speed", "\n".join(sl) + "\n")
     (ROOT / "docs" / "metrics-learned.json").write_text(json.dumps(
         {"speed_ms": sp, "synthetic": syn, "real": rl, "first_contact_broadcast": fc}, indent=1, default=str))

@@ -87,6 +87,32 @@ def pipeline(path: Path, **kw) -> dict:
             "ms": ms, "gate": run.gate.stats.as_dict() if run.gate is not None else None}
 
 
+def _stage_lines(before: dict, after: dict, dec_cpu_ms: float) -> list[str]:
+    """The section's rows per stage, the gated detector's frames and the CPU per frame
+    (``before``: gating off, serial decode; ``after``: as it is)."""
+    lines: list[str] = []
+    for k in ("decode", "monitor", "detect", "track", "events", "referee"):
+        lines.append(f"| {k} | {before['ms'][k]:.2f} | {after['ms'][k]:.2f} |")
+    lines += [f"| **per frame, all in (wall clock of the loop)** | "
+              f"**{1000 * before['loop_s'] / before['frames']:.2f}** | "
+              f"**{1000 * after['loop_s'] / after['frames']:.2f}** |"]
+    g = after["gate"]
+    if g:
+        lines += ["", f"The gated detector on this clip: {g['still']:.0f} still frames (nothing "
+                  f"changed: {g['still_ms']:.2f} ms each), {g['partial']:.0f} partial (only boxes "
+                  f"around changes searched: {g['partial_ms']:.2f} ms each), {g['full']:.0f} full "
+                  f"({g['full_ms']:.1f} ms each: every 4 s, and when much changed).",
+                  f"CPU time of the whole process: {before['cpu_s']:.1f} s before, "
+                  f"{after['cpu_s']:.1f} s after (decoder thread included)."]
+    cpu_ms = 1000.0 * after["loop_cpu_s"] / (after["frames"] - 1)
+    lines += ["", f"CPU per frame (less swayed by other work on the machine than wall-clock "
+              f"rates): decode only {dec_cpu_ms:.2f} ms, whole pipeline {cpu_ms:.2f} ms "
+              f"(decoding included, start-up not): on one core alone the pipeline would run at "
+              f"{dec_cpu_ms / cpu_ms:.0%} of the decode-only rate; with the decoder on a "
+              "second core, at the rate of the slower of the two threads."]
+    return lines
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--video", default=str(ROOT / "sample_videos" / "overhead_frame.mp4"))
@@ -153,25 +179,7 @@ def main() -> int:
         "almost nothing; as it is, `monitor` (the view monitor and the gate's thumbnail) runs "
         "ahead on a thread of its own, `WorkAhead`, and is not part of the loop's time):", "",
         "| stage | gating off, serial decode (ms) | as it is (ms) |", "|---|---|---|"]
-    for k in ("decode", "monitor", "detect", "track", "events", "referee"):
-        lines.append(f"| {k} | {before['ms'][k]:.2f} | {after['ms'][k]:.2f} |")
-    lines += [f"| **per frame, all in (wall clock of the loop)** | "
-              f"**{1000 * before['loop_s'] / before['frames']:.2f}** | "
-              f"**{1000 * after['loop_s'] / after['frames']:.2f}** |"]
-    g = after["gate"]
-    if g:
-        lines += ["", f"The gated detector on this clip: {g['still']:.0f} still frames (nothing "
-                  f"changed: {g['still_ms']:.2f} ms each), {g['partial']:.0f} partial (only boxes "
-                  f"around changes searched: {g['partial_ms']:.2f} ms each), {g['full']:.0f} full "
-                  f"({g['full_ms']:.1f} ms each: every 4 s, and when much changed).",
-                  f"CPU time of the whole process: {before['cpu_s']:.1f} s before, "
-                  f"{after['cpu_s']:.1f} s after (decoder thread included)."]
-    cpu_ms = 1000.0 * after["loop_cpu_s"] / (after["frames"] - 1)
-    lines += ["", f"CPU per frame (less swayed by other work on the machine than wall-clock "
-              f"rates): decode only {dec_cpu_ms:.2f} ms, whole pipeline {cpu_ms:.2f} ms "
-              f"(decoding included, start-up not): on one core alone the pipeline would run at "
-              f"{dec_cpu_ms / cpu_ms:.0%} of the decode-only rate; with the decoder on a "
-              "second core, at the rate of the slower of the two threads."]
+    lines += _stage_lines(before, after, dec_cpu_ms)
     text = "\n".join(lines) + "\n"
     print(text)
     print(json.dumps({"decode_fps": dec, "decode_cpu_ms": dec_cpu_ms, "before": before,
