@@ -132,6 +132,9 @@ class Calibration:
         """
         p = Path(path)
         d = _read_json_object(p)
+        if "version" not in d:  # another JSON file (a camera's truth, a match set-up)
+            raise CalibrationError(f"{p}: not a calibration profile (it has no version); give "
+                                   "the JSON file `snooker-tracker calibrate` wrote")
         if d.get("version") != PROFILE_VERSION:
             raise CalibrationError(f"{p}: profile version {_short(d.get('version'))}, this "
                                    f"program reads version {PROFILE_VERSION}; make a new one with "

@@ -67,34 +67,8 @@ def _profile(path: Path, size: tuple[int, int], **change) -> str:
     return str(path)
 
 
-@pytest.fixture(scope="module")
-def media(tmp_path_factory) -> dict[str, str]:
-    """Every file the cases name, made once."""
-    tmp = tmp_path_factory.mktemp("bad")
-    m: dict[str, str] = {"tmp": str(tmp), "sample": str(SAMPLES / "overhead_miss.mp4"),
-                         "sample_log": str(SAMPLES / "overhead_miss.log.jsonl")}
-    cap = cv2.VideoCapture(m["sample"])
-    frames = [cap.read()[1] for _ in range(40)]
-    cap.release()
-    m["clip720"] = _video(tmp / "clip720.mp4", [cv2.resize(f, (1280, 720)) for f in frames])
-    m["solid"] = _video(tmp / "solid.mp4", [np.full((360, 640, 3), (40, 150, 40), np.uint8)] * 20)
-    m["zero_frames"] = _video(tmp / "zero.mp4", [np.zeros((64, 64, 3), np.uint8)])
-    Path(m["zero_frames"]).write_bytes(Path(m["zero_frames"]).read_bytes()[:48])
-    cv2.imwrite(str(tmp / "still.png"), frames[0])
-    m["still"] = str(tmp / "still.png")
-    (tmp / "empty.mp4").write_bytes(b"")
-    m["empty_video"] = str(tmp / "empty.mp4")
-    (tmp / "text.mp4").write_text("this is not a video\n")
-    m["text_video"] = str(tmp / "text.mp4")
-    (tmp / "a_file").write_text("x")
-    m["a_file"] = str(tmp / "a_file")
-    (tmp / "a_dir").mkdir()
-    m["a_dir"] = str(tmp / "a_dir")
-    ro = tmp / "read_only"
-    ro.mkdir()
-    ro.chmod(0o555)
-    m["read_only"] = str(ro)
-    # profiles
+def _profiles(tmp: Path, m: dict[str, str]) -> None:
+    """The calibration profiles the cases name, good and bad, into ``m``."""
     m["prof1080"] = _profile(tmp / "p1080.json", (1920, 1080))
     m["prof720"] = _profile(tmp / "p720.json", (1280, 720))
     (tmp / "list.json").write_text("[1, 2]")
@@ -114,7 +88,13 @@ def media(tmp_path_factory) -> dict[str, str]:
     m["prof_latin1"] = str(tmp / "latin1.json")
     (tmp / "lens_nok.json").write_text('{"dist": [0, 0, 0, 0, 0]}')
     m["lens_nok"] = str(tmp / "lens_nok.json")
-    # match logs
+    m["prof_dist6"] = _profile(tmp / "dist6.json", (1920, 1080), lens={
+        "model": "opencv", "K": json.loads(Path(m["prof1080"]).read_text())["lens"]["K"],
+        "dist": [0, 0, 0, 0, 0, 0]})
+
+
+def _logs(tmp: Path, m: dict[str, str]) -> None:
+    """The match logs the cases name, good and bad, into ``m``."""
     m["log_not_utf8"] = str(tmp / "latin1.jsonl")
     Path(m["log_not_utf8"]).write_bytes(b'{"type": "frame_start", "frame": 1, "players": ["Jos\xe9", "B"]}\n')
     m["log_nan"] = _log(tmp / "nan.jsonl", START, json.dumps(_shot(1)).replace('"t": 0.0', '"t": NaN'))
@@ -142,9 +122,43 @@ def media(tmp_path_factory) -> dict[str, str]:
     m["log_breaker_zed"] = _log(tmp / "zed.jsonl", {**START, "breaker": "Zed"})
     m["log_strike_no_ball"] = _log(tmp / "noball.jsonl", START, {
         "type": "shot", "shot": 1, "events": [{"type": "strike", "t": 0.0}]})
-    m["prof_dist6"] = _profile(tmp / "dist6.json", (1920, 1080), lens={
-        "model": "opencv", "K": json.loads(Path(m["prof1080"]).read_text())["lens"]["K"],
-        "dist": [0, 0, 0, 0, 0, 0]})
+
+
+@pytest.fixture(scope="module")
+def media(tmp_path_factory) -> dict[str, str]:
+    """Every file the cases name, made once."""
+    tmp = tmp_path_factory.mktemp("bad")
+    m: dict[str, str] = {"tmp": str(tmp), "sample": str(SAMPLES / "overhead_miss.mp4"),
+                         "sample_log": str(SAMPLES / "overhead_miss.log.jsonl")}
+    cap = cv2.VideoCapture(m["sample"])
+    frames = [cap.read()[1] for _ in range(40)]
+    cap.release()
+    m["clip720"] = _video(tmp / "clip720.mp4", [cv2.resize(f, (1280, 720)) for f in frames])
+    m["solid"] = _video(tmp / "solid.mp4", [np.full((360, 640, 3), (40, 150, 40), np.uint8)] * 20)
+    m["zero_frames"] = _video(tmp / "zero.mp4", [np.zeros((64, 64, 3), np.uint8)])
+    Path(m["zero_frames"]).write_bytes(Path(m["zero_frames"]).read_bytes()[:48])
+    cv2.imwrite(str(tmp / "still.png"), frames[0])
+    m["still"] = str(tmp / "still.png")
+    (tmp / "empty.mp4").write_bytes(b"")
+    m["empty_video"] = str(tmp / "empty.mp4")
+    (tmp / "text.mp4").write_text("this is not a video\n")
+    m["text_video"] = str(tmp / "text.mp4")
+    (tmp / "a_file").write_text("x")
+    m["a_file"] = str(tmp / "a_file")
+    (tmp / "a_dir").mkdir()
+    m["a_dir"] = str(tmp / "a_dir")
+    ro = tmp / "read_only"
+    ro.mkdir()
+    ro.chmod(0o555)
+    m["read_only"] = str(ro)
+    _profiles(tmp, m)
+    _logs(tmp, m)
+    data = (SAMPLES / "overhead_free_ball.mp4").read_bytes()  # its index at the end: cut off
+    (tmp / "cut.mp4").write_bytes(data[: len(data) // 3])
+    m["cut_index_at_end"] = str(tmp / "cut.mp4")
+    (tmp / "not.json").write_text("{this is not JSON")
+    m["not_json"] = str(tmp / "not.json")
+    m["camera_truth"] = str(SAMPLES / "broadcast_pots.camera.json")  # JSON, not a profile
     # a folder that already holds a run; one that holds none
     held = tmp / "held"
     held.mkdir()
@@ -319,6 +333,29 @@ CASES = [
     C("eval-reference-missing", "eval --fast --metrics {tmp}/m.json --reference {tmp}/none.json",
       3, "no reference"),
     C("unknown-command", "frobnicate", 2, "invalid choice"),
+    # ---- process, kind by kind (docs/ACCURACY.md, "Bad input to process, kind by kind")
+    C("process-truncated-index-at-end", "process {cut_index_at_end} --quiet --out {tmp}/out-cut",
+      2, "cannot open"),
+    C("process-out-where-nothing-can-be-made", "process {sample} --quiet --out /proc/no/x", 2,
+      "--out"),
+    C("process-profile-not-json", P + " --calibration {not_json}", 2, "not valid json"),
+    C("process-profile-another-json-file", P + " --calibration {camera_truth}", 2,
+      "not a calibration profile", never=("None",)),
+    C("process-ruleset-unknown", P + " --ruleset nope", 2, "not known"),
+    C("process-ruleset-empty", P + " --ruleset ''", 2, "not known"),
+    C("process-best-of-0", P + " --best-of 0", 2, "best of 0"),
+    C("process-race-to-0", P + " --race-to 0", 2, "race to 0"),
+    C("process-players-one-name", P + " --players Ann", 2, "2 arguments"),
+    C("process-size-on-a-file", P + " --size 640x480", 2, "standard input"),
+    C("process-size-zero", "process - --size 0x0 --quiet --out {tmp}/out-s0", 2, "--size"),
+    C("process-fps-0", "process - --size 64x48 --fps 0 --quiet --out {tmp}/out-f0", 2, "--fps"),
+    C("process-fps-nan", "process - --size 64x48 --fps nan --quiet --out {tmp}/out-fn", 2, "--fps"),
+    C("process-fps-on-a-file", P + " --fps 30", 2, "own frame rate"),
+    C("process-camera-not-there", "process 7 --quiet --out {tmp}/out-cam", 2,
+      "cannot open the camera"),
+    C("process-stream-unreachable", "process rtsp://127.0.0.1:1/table --quiet --out {tmp}/out-rtsp",
+      2, "cannot open the camera or stream"),
+    C("process-resume-best-of-0", "process --resume --best-of 0 --out {held}", 2, "--best-of"),
 ]
 
 
@@ -386,13 +423,20 @@ def test_an_existing_profile_is_not_replaced(media, capsys):
 
 
 def test_odd_but_valid_inputs_work(media, capsys, tmp_path):
-    """Unicode names and a --max-frames far past the end are fine: the whole clip, exit 0."""
+    """Unicode names and a --max-frames far past the end are fine: the whole clip, exit 0; a
+    second run into its folder is refused, the finished match left as it was."""
     rc, out, err = _run(["process", media["clip720"], "--quiet", "--players", "Zoë", "丁俊晖",
                          "--max-frames", str(10**30), "--out", str(tmp_path / "o")], capsys)
     assert rc == 0, err
     summary = json.loads(out.splitlines()[-1])
     assert set(summary["score"]) == {"Zoë", "丁俊晖"} and summary["frames"] == 40
     assert summary["video_end"] == "complete"
+    # the finished match is not written over by a second run into its folder
+    done = tmp_path / "o"
+    before = {p.name: p.read_bytes() for p in done.iterdir() if p.is_file()}
+    rc, out, err = _run(["process", media["clip720"], "--quiet", "--out", str(done)], capsys)
+    assert rc == 2 and len(error_lines(err)) == 1 and "--resume" in err and not out
+    assert {p.name: p.read_bytes() for p in done.iterdir() if p.is_file()} == before
 
 
 def test_the_bundled_sample_is_found_outside_the_checkout(monkeypatch, tmp_path):

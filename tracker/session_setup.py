@@ -248,7 +248,7 @@ def setup_from_options(players: tuple[str, str], best_of: int | None = None,
                        frames_won: str | None = None, score: str | None = None,
                        then: Sequence[str] = (), again: bool = False) -> MatchSetup:
     """The set-up ``process`` options give (each as typed; see :class:`MatchSetup`)."""
-    rules = ruleset or "snooker"
+    rules = "snooker" if ruleset is None else ruleset  # an empty name is refused, not snooker
     setup = MatchSetup(
         players=players, best_of=_length(best_of, race_to), ruleset=rules,
         handicap=_handicaps(handicap), breaker=breaker,

@@ -26,7 +26,13 @@ from tracker.cli.common import (
     size_arg,
     table_from_args,
 )
-from tracker.cli.session import SETUP_OPTIONS, add_setup_arguments, match_setup, take_up_live
+from tracker.cli.session import (
+    SETUP_OPTIONS,
+    add_setup_arguments,
+    given_options,
+    match_setup,
+    take_up_live,
+)
 from tracker.records.parse import RecordError
 from tracker.rules.snooker import RuleError
 
@@ -262,6 +268,7 @@ def _new_run_options(args: argparse.Namespace, out: Path):
     if args.max_frames is not None and args.max_frames < 1:
         raise UserError(f"--max-frames must be 1 or more, got {args.max_frames}")
     number_arg("--realtime", args.realtime, REALTIME_SPEED, "times the video's speed")
+    check_source_options(args.video, args.size, args.fps)
     players = players_arg(args.players)
     setup = match_setup(args, players)
     table_from_args(args.table_size, args.ball_diameter)  # checked before any work
@@ -288,6 +295,25 @@ def _new_run_options(args: argparse.Namespace, out: Path):
                       match=setup.to_dict() if setup is not None else None, wait=args.wait)
 
 
+def check_source_options(video: str | None, size: str | None, fps: float | None) -> None:
+    """``--size`` only for raw frames on standard input (``-``), ``--fps`` only for those and a
+    camera or stream, a usable frame rate: a video file gives its own (an option that would
+    be let go unused is refused, not ignored)."""
+    from tracker.sources import SOURCES, is_live_spec
+
+    piped = video == "-"
+    if size is not None:
+        if not piped:
+            raise UserError(f"--size {size}: only raw frames on standard input (VIDEO -) need "
+                            "a size; a video file, camera or stream gives its own: leave it out")
+        size_arg(size)
+    if fps is not None:
+        if not piped and not (video and is_live_spec(video)):
+            raise UserError(f"--fps {fps:g}: a video file gives its own frame rate; --fps is "
+                            "for a camera, a stream or raw frames on standard input: leave it out")
+        number_arg("--fps", fps, SOURCES.camera_fps_range, "frames per second")
+
+
 def _resumed_options(args: argparse.Namespace, out: Path):
     """The options of the run being resumed (``OUT/run.json``); any run-defining option
     given again must agree with them."""
@@ -295,7 +321,7 @@ def _resumed_options(args: argparse.Namespace, out: Path):
 
     if args.force:
         raise UserError("give --resume (go on with the run) or --force (replace it), not both")
-    set_up = [k for k in (*SETUP_OPTIONS, "wait") if getattr(args, k, None) not in (None, [], False)]
+    set_up = given_options(args, (*SETUP_OPTIONS, "wait"))
     if set_up:
         raise UserError(f"--resume goes on with the run's own match set-up ({out}/run.json): "
                         f"leave out --{set_up[0].replace('_', '-')}")

@@ -23,7 +23,7 @@ def match_setup(args: argparse.Namespace, players: tuple[str, str]):  # noqa: AN
     set-up option given), every bad value one line."""
     from tracker.session_setup import SetupError, setup_from_file, setup_from_options
 
-    given = [k for k in SETUP_OPTIONS if getattr(args, k, None) not in (None, [], False)]
+    given = given_options(args, SETUP_OPTIONS)
     if not given:
         return None
     try:
@@ -42,6 +42,13 @@ def match_setup(args: argparse.Namespace, players: tuple[str, str]):  # noqa: AN
                                   args.then or (), args.again)
     except SetupError as exc:
         raise UserError(one_line(exc)) from None
+
+
+def given_options(args: argparse.Namespace, names) -> list[str]:  # noqa: ANN001
+    """Which of the options ``names`` were given on the command line: a value, even 0 or an
+    empty text (``--best-of 0`` is given, and refused, not taken for no value)."""
+    return [k for k in names
+            if (v := getattr(args, k, None)) is not None and v is not False and v != []]
 
 
 def add_setup_arguments(pr: argparse.ArgumentParser) -> None:
