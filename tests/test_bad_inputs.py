@@ -69,6 +69,12 @@ def _profile(path: Path, size: tuple[int, int], **change) -> str:
 
 def _profiles(tmp: Path, m: dict[str, str]) -> None:
     """The calibration profiles the cases name, good and bad, into ``m``."""
+    tv = json.loads((SAMPLES / "broadcast_pots.camera.json").read_text())  # another camera
+    cam = CameraModel(tuple(tv["image_size"]), np.array(tv["K"]), np.array(tv["dist"]),
+                      np.array(tv["R"]), np.array(tv["t"]))
+    (tmp / "tv.json").write_text(json.dumps(Calibration(cam.image_size, TableGeometry.standard(),
+                                                        cam).to_dict()))
+    m["prof_other_camera"] = str(tmp / "tv.json")
     m["prof1080"] = _profile(tmp / "p1080.json", (1920, 1080))
     m["prof720"] = _profile(tmp / "p720.json", (1280, 720))
     (tmp / "list.json").write_text("[1, 2]")
@@ -355,6 +361,8 @@ CASES = [
       "cannot open the camera"),
     C("process-stream-unreachable", "process rtsp://127.0.0.1:1/table --quiet --out {tmp}/out-rtsp",
       2, "cannot open the camera or stream"),
+    C("process-profile-of-another-camera", P + " --calibration {prof_other_camera}", 2,
+      "does not fit"),
     C("process-resume-best-of-0", "process --resume --best-of 0 --out {held}", 2, "--best-of"),
 ]
 

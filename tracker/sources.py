@@ -172,7 +172,9 @@ class VideoFileSource(FrameSource):
         if params and not self._cap.isOpened():  # a backend that does not take the thread count
             self._cap = cv2.VideoCapture(str(p))
         if not self._cap.isOpened():
-            raise SourceError(f"{p}: cannot open the video (unsupported codec or damaged file)")
+            raise SourceError(f"{p}: cannot open the video (unsupported codec, no picture in it, "
+                              "or a damaged file); give a video with pictures (an H.264 MP4 "
+                              "plays: ffmpeg -i IN -c:v libx264 OUT.mp4)")
         fps = self._cap.get(cv2.CAP_PROP_FPS)
         low, high = SOURCES.file_fps_range
         self.fps = float(fps) if fps and low <= fps <= high else SOURCES.default_fps

@@ -40,6 +40,7 @@ from tracker.live import (
 )
 from tracker.memory import HeapTrimmer, steady_allocator
 from tracker.perception.calibrate import find_colour_balls
+from tracker.pipeline.profile_fit import ProfileDoesNotFit, check_profile_fits
 from tracker.pipeline.referee import Correction
 from tracker.pipeline.run import FrameChecks, RefereeRun
 from tracker.records.shot import FrameStart, OperatorInput
@@ -204,6 +205,11 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
     except NoTableAtStart as exc:
         raise VideoError(f"{source.name}: {exc}; give --calibration PROFILE (see "
                          "`snooker-tracker calibrate`)") from None
+    if calibration is not None:  # a profile of another camera would be refereed through
+        try:
+            check_profile_fits(calibration, start.samples, source.name)
+        except ProfileDoesNotFit as exc:
+            raise VideoError(str(exc)) from None
     if calibration is None and isinstance(source, VideoFileSource):
         # a poor fit (a player over the table at the start) tried again further on in the file
         start.calibration = better_start(start.calibration, pictures_ahead(source.name, source.fps),
@@ -234,7 +240,17 @@ def start_run(source: FrameSource, feed: FrameFeed, first: Frame, frames: Iterat
         run.result.startup_skipped, gaps = feed.discard_backlog()
         for f in gaps:
             run.mark_gap(f)
+        if opts.on_note:  # the operator's cue: play may start
+            opts.on_note(watching_note(first, run.result.startup_skipped))
     return run, start
+
+
+def watching_note(first: Frame, passed: int) -> str:
+    """What a live run says once it referees (the camera learnt from ``first`` on, ``passed``
+    frames let go meanwhile): play before it is not refereed (docs/LIVE.md, "Start-up")."""
+    took = time.monotonic() - first.arrived if first.arrived is not None else 0.0
+    return (f"live: refereeing from now on (the camera was learnt in {took:.1f} s; "
+            f"{passed} frames that came meanwhile were not refereed)")
 
 
 def referee_frames(run: RefereeRun, source: FrameSource, feed: FrameFeed, first: Frame,
