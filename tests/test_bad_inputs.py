@@ -162,6 +162,11 @@ def media(tmp_path_factory) -> dict[str, str]:
     data = (SAMPLES / "overhead_free_ball.mp4").read_bytes()  # its index at the end: cut off
     (tmp / "cut.mp4").write_bytes(data[: len(data) // 3])
     m["cut_index_at_end"] = str(tmp / "cut.mp4")
+    import imageio_ffmpeg  # an mp4 that holds no picture at all
+
+    os.system(f'"{imageio_ffmpeg.get_ffmpeg_exe()}" -v error -y -f lavfi -i anullsrc -t 0.2 '
+              f'"{tmp / "audio_only.mp4"}"')
+    m["audio_only"] = str(tmp / "audio_only.mp4")
     (tmp / "not.json").write_text("{this is not JSON")
     m["not_json"] = str(tmp / "not.json")
     m["camera_truth"] = str(SAMPLES / "broadcast_pots.camera.json")  # JSON, not a profile
@@ -359,6 +364,10 @@ CASES = [
     C("process-fps-on-a-file", P + " --fps 30", 2, "own frame rate"),
     C("process-camera-not-there", "process 7 --quiet --out {tmp}/out-cam", 2,
       "cannot open the camera"),
+    C("process-camera-device-not-there", "process /dev/video9 --quiet --out {tmp}/out-dev", 2,
+      "cannot open the camera"),
+    C("process-no-picture-in-the-mp4", "process {audio_only} --quiet --out {tmp}/out-audio", 2,
+      "give a video with pictures"),
     C("process-stream-unreachable", "process rtsp://127.0.0.1:1/table --quiet --out {tmp}/out-rtsp",
       2, "cannot open the camera or stream"),
     C("process-profile-of-another-camera", P + " --calibration {prof_other_camera}", 2,
