@@ -29,6 +29,7 @@ from tracker.perception.pool_ball_on import BallOnParams, potted_number
 from tracker.perception.pool_cue import drop_glimpse, free_cue_place, object_claims
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
+from tracker.perception.regroup import released
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
 from tracker.records.shot import EventType, Shot
@@ -200,6 +201,9 @@ class PoolTracker:
         #: taken for gone, pots nothing)
         self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
+        #: the slots gone (potted, off the table) in the last picture tracked
+        self.last_gone: list[str] = []
+        self.inner.released = set()
         #: (frame, mm): the cue ball's last sighting before the current picture
         self._cue_before: tuple[int, np.ndarray] | None = None
 
@@ -307,10 +311,32 @@ class PoolTracker:
         self._vote(st, det)
         if not st.moving:
             self._name()
-        for slot in [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]:
+        self.last_gone = [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]
+        for slot in self.last_gone:
             if slot != "white":
                 self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
+
+    def after_strokes(self, shot: Shot | None, stroke_seen: bool) -> Shot | None:
+        """After the stroke detector took this picture's state: the stroke that ended on it
+        (``shot``, None: none) with its pots named (:meth:`named_pots`); when no stroke was
+        under way before or after the picture (``stroke_seen`` False), the balls gone in it
+        released (:meth:`release_unrecorded`)."""
+        if not stroke_seen:
+            self.release_unrecorded()
+        return None if shot is None else self.named_pots(shot)
+
+    def release_unrecorded(self) -> None:
+        """The object balls this picture's state had go down (:meth:`update`) went with no
+        stroke to take their pot (none under way, none started from it: the run tells): they
+        are lost balls in play, not potted (a track followed a player's sleeve into a
+        pocket). Their slots may take up a ball standing unexplained again
+        (:func:`tracker.perception.regroup.released`), and their names are free."""
+        for slot in self.last_gone:
+            if slot != "white":
+                released(self.inner).add(slot)
+                self.gone_as.pop(slot, None)
+        self.last_gone = []
 
     def named_pots(self, shot: Shot) -> Shot:
         """The stroke's record ``shot`` with each object ball potted (or gone off the table)
@@ -490,8 +516,10 @@ class PoolTracker:
         takes it (the referee has it off the table) -- once its stroke's record is named: until
         then a ball gone in this stroke whose track may have crossed another's is named with
         the others (:meth:`named_pots`)."""
+        lost = released(self.inner)
         gone = {i for i, slot in enumerate(self.slots_ids)
                 if (s := self.inner.slots[slot]).pos is not None and not s.on_table
+                and slot not in lost
                 and (slot not in self.gone_as or slot not in self.crossed)}
         rows = [i for i in range(len(self.slots_ids)) if i not in gone]
         taken = {self.names[self.slots_ids[i]] for i in gone}

@@ -59,6 +59,12 @@ def steady_run(frames: list[TableState], ball: str, k: int, sightings: int,
                for (t, p), (u, q) in zip(seen, seen[1:], strict=False))
 
 
+def rested(frames: list[TableState], ball: str, n: int) -> bool:
+    """Whether ``ball`` was seen standing (followed, not moving) in at least ``n`` of
+    ``frames``: a ball at rest, not a hand or a sleeve passing through."""
+    return sum(ball in r.visible and ball not in r.moving for r in frames) >= n
+
+
 def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool:
     """Between strokes (``prev``, ``st``: the frame before and this one): keep ``prev`` among
     the frames since every ball rested (:attr:`StrokeDetector.since_rest`), and start the
@@ -75,8 +81,9 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     # a ball the table was last seen resting with (every ball still), that left rest before
     # it went down
     run = frames[:-1]
-    starts = [(k, b) for b, _, t in st.pots if b in potted and b in d.last_rest_pos
+    starts = [(k, b) for b, _, t in st.pots if b in potted
               and (k := departure(run, b)) is not None and t >= run[k - 1].t
+              and (b in d.last_rest_pos or rested(run[:k], b, d.params.unseen_pot_rest_frames))
               and steady_run(run, b, k, d.params.unseen_pot_sightings,
                              d.params.unseen_pot_speed_mm_s)]
     if not starts:
