@@ -79,6 +79,14 @@ def regroup_lost(tr: Tracker, group: list[str], found: np.ndarray, f: UpdateStep
         taken.append(p)
 
 
+def standing_at(tr: Tracker, p: np.ndarray, reach: float, frames: int) -> bool:
+    """Whether a detection that no track of ``tr`` explained (left over in the last picture's
+    group matching) has stood still at least ``frames`` pictures within ``reach`` mm of
+    ``p`` (mm)."""
+    return any(n >= frames and float(np.linalg.norm(q - p)) <= reach
+               for q, n in getattr(tr, "_left_over", []))
+
+
 def released(tr: Tracker) -> set[str]:
     """The slots of ``tr`` whose pot no stroke took (:meth:`PoolTracker.release_unrecorded`):
     gone from the table for the tracker, yet never called potted, so lost balls in play."""
