@@ -142,3 +142,42 @@ def test_a_ball_taken_up_at_rest_while_a_hand_moved_is_potted_by_a_stroke():
     assert any("no stroke was seen to start" in n for n in shots[0].needs_review)
     longer = replace(STROKE_PARAMS, unseen_pot_rest_frames=16)
     assert _shots(_taken_up_then_potted(), longer) == []
+
+
+def _held_track_takes_up_a_run() -> list[TableState]:
+    """The red's track held unseen where it was lost (the player in front of it), the cue ball
+    standing in view; the red is first seen already rolling 1 m away, seen on its way five times
+    into the top-left pocket, and its pot confirmed (the real clearance's 4 at 39.6 s)."""
+    mouth = T.pockets["top_left"].mouth_centre
+    out: list[TableState] = []
+
+    def add(red, moving, visible, pots=()):
+        pos = {"white": WHITE, "red_02": OTHER} | ({} if red is None else {"red_01": red})
+        out.append(TableState(len(out), len(out) / FPS, pos, set(moving), set(visible),
+                              list(pots), []))
+
+    for _ in range(20):
+        add(RED, set(), {"white", "red_01", "red_02"})
+    for _ in range(10):  # the player in front of both
+        add(RED, set(), {"white", "red_02"})
+    far = (RED[0] + 1000.0, RED[1] - 300.0)
+    path = [(far[0] + (mouth[0] - far[0]) * s, far[1] + (mouth[1] - far[1]) * s)
+            for s in (0.2, 0.35, 0.5, 0.65, 0.8)]
+    for p in path:
+        add(p, {"red_01"}, {"white", "red_01", "red_02"})
+    for _ in range(9):
+        add(path[-1], {"red_01"}, {"white", "red_02"})
+    add(None, set(), {"white", "red_02"}, pots=[("red_01", "top_left", 1.4)])
+    for _ in range(30):
+        add(None, set(), {"white", "red_02"})
+    return out
+
+
+def test_a_run_first_seen_rolling_by_a_held_track_is_potted_by_a_stroke():
+    """Its pot makes a stroke, the red's place before it the first one it was seen at on its
+    way (where it stood is not known), with a note for review."""
+    shots = _shots(_held_track_takes_up_a_run())
+    assert len(shots) == 1
+    assert [e.ball for e in shots[0].events if e.type.value == "pot"] == ["red_01"]
+    assert shots[0].positions_before["red_01"] != RED
+    assert any("first seen rolling" in n for n in shots[0].needs_review)

@@ -59,6 +59,25 @@ def steady_run(frames: list[TableState], ball: str, k: int, sightings: int,
                for (t, p), (u, q) in zip(seen, seen[1:], strict=False))
 
 
+def run_start(d: StrokeDetector, frames: list[TableState], ball: str) -> int | None:
+    """Index in ``frames`` of the first frame of ``ball``'s last run, when that run may be a
+    stroke's: it left a place it was seen resting at with the table still
+    (:attr:`StrokeDetector.last_rest_pos`) or in ``unseen_pot_rest_frames`` frames; or its
+    track, held unseen where it was lost, took the ball up already rolling (the player
+    between the camera and the ball: the clearance's 4 at 39.6 s, first seen 1,100 mm from
+    where its track stood), the run then seen from its first frame on."""
+    k = departure(frames, ball)
+    if k is not None:
+        rest = ball in d.last_rest_pos or rested(frames[:k], ball, d.params.unseen_pot_rest_frames)
+        return k if rest else None
+    k = len(frames) - 1
+    while k >= 0 and ball in frames[k].moving:
+        k -= 1
+    if k < 0 or k >= len(frames) - 2 or ball in frames[k].visible:
+        return None
+    return k + 1 if ball in frames[k + 1].visible else None
+
+
 def rested(frames: list[TableState], ball: str, n: int) -> bool:
     """Whether ``ball`` was seen standing (followed, not moving) in at least ``n`` of
     ``frames``: a ball at rest, not a hand or a sleeve passing through."""
@@ -82,8 +101,7 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     # it went down
     run = frames[:-1]
     starts = [(k, b) for b, _, t in st.pots if b in potted
-              and (k := departure(run, b)) is not None and t >= run[k - 1].t
-              and (b in d.last_rest_pos or rested(run[:k], b, d.params.unseen_pot_rest_frames))
+              and (k := run_start(d, run, b)) is not None and t >= run[k - 1].t
               and steady_run(run, b, k, d.params.unseen_pot_sightings,
                              d.params.unseen_pot_speed_mm_s)]
     if not starts:
@@ -92,11 +110,15 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     first, before_frame = frames[k], frames[k - 1]
     before = {**before_frame.pos, **{b: p for b, p in d.last_rest_pos.items()
                                      if b not in first.moving and b in before_frame.pos}}
+    taken_up = ball not in before_frame.visible
+    if taken_up:  # where it stood is not known: where it was first seen on its way
+        before[ball] = first.pos[ball]
     t0 = before_frame.t + 0.5 / d.fps
     note = (f"no stroke was seen to start (the cue ball hidden from the camera), but "
             f"{balls_words(potted)} went into a pocket and stayed gone: a stroke is taken "
-            f"from {the_ball(ball)} leaving its place at {first.t:.2f} s; check that a stroke "
-            "was played and which ball the cue ball hit first")
+            f"from {the_ball(ball)} " + (f"first seen rolling at {first.t:.2f} s" if taken_up
+                                         else f"leaving its place at {first.t:.2f} s")
+            + "; check that a stroke was played and which ball the cue ball hit first")
     d.stroke = Stroke(t0=t0, before=before, review=[*d.pending_review, note],
                       white_speeds=[float("inf")] * (d.params.carry_frames + 1),
                       white_seen=False)
