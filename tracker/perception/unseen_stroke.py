@@ -62,20 +62,15 @@ def steady_run(frames: list[TableState], ball: str, k: int, sightings: int,
 def run_start(d: StrokeDetector, frames: list[TableState], ball: str) -> int | None:
     """Index in ``frames`` of the first frame of ``ball``'s last run, when that run may be a
     stroke's: it left a place it was seen resting at with the table still
-    (:attr:`StrokeDetector.last_rest_pos`) or in ``unseen_pot_rest_frames`` frames; or its
-    track, held unseen where it was lost, took the ball up already rolling (the player
-    between the camera and the ball: the clearance's 4 at 39.6 s, first seen 1,100 mm from
-    where its track stood), the run then seen from its first frame on."""
+    (:attr:`StrokeDetector.last_rest_pos`) or in ``unseen_pot_rest_frames`` frames. A track
+    held unseen that took a ball up already rolling is not asked about: on the clearance such
+    a run was the 4's at 39.6 s, but also a player's sleeve at 6.2-6.4 s, seen on its way at
+    a ball's pace (taken, it made an extra pot and named three others wrong)."""
     k = departure(frames, ball)
-    if k is not None:
-        rest = ball in d.last_rest_pos or rested(frames[:k], ball, d.params.unseen_pot_rest_frames)
-        return k if rest else None
-    k = len(frames) - 1
-    while k >= 0 and ball in frames[k].moving:
-        k -= 1
-    if k < 0 or k >= len(frames) - 2 or ball in frames[k].visible:
+    if k is None:
         return None
-    return k + 1 if ball in frames[k + 1].visible else None
+    rest = ball in d.last_rest_pos or rested(frames[:k], ball, d.params.unseen_pot_rest_frames)
+    return k if rest else None
 
 
 def rested(frames: list[TableState], ball: str, n: int) -> bool:
@@ -110,15 +105,11 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     first, before_frame = frames[k], frames[k - 1]
     before = {**before_frame.pos, **{b: p for b, p in d.last_rest_pos.items()
                                      if b not in first.moving and b in before_frame.pos}}
-    taken_up = ball not in before_frame.visible
-    if taken_up:  # where it stood is not known: where it was first seen on its way
-        before[ball] = first.pos[ball]
     t0 = before_frame.t + 0.5 / d.fps
     note = (f"no stroke was seen to start (the cue ball hidden from the camera), but "
             f"{balls_words(potted)} went into a pocket and stayed gone: a stroke is taken "
-            f"from {the_ball(ball)} " + (f"first seen rolling at {first.t:.2f} s" if taken_up
-                                         else f"leaving its place at {first.t:.2f} s")
-            + "; check that a stroke was played and which ball the cue ball hit first")
+            f"from {the_ball(ball)} leaving its place at {first.t:.2f} s; check that a stroke "
+            "was played and which ball the cue ball hit first")
     d.stroke = Stroke(t0=t0, before=before, review=[*d.pending_review, note],
                       white_speeds=[float("inf")] * (d.params.carry_frames + 1),
                       white_seen=False)
