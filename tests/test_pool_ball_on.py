@@ -205,37 +205,3 @@ def test_a_ball_still_where_it_stood_with_no_track_free_was_not_potted() -> None
     assert "still where it stood" in named.needs_review[-1]
     st = see([("none", tuple(a))])
     assert st.pos.get("6") == tuple(a)
-
-
-def test_a_pot_whose_name_stands_where_it_stood_at_the_end_is_dropped() -> None:
-    """As above, but by the stroke's end the naming has given the 6's name back to the track
-    that took the ball up where it stood (the real clearance's "6" at 32.7 s): a ball of the
-    potted ball's name rests where it stood, so nothing was potted; the gone slot is freed."""
-    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(9), lowest_first=True)
-    a, nine = np.array([400.0, 700.0]), (900.0, 1800.0)
-    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
-    frame = 0
-    for _ in range(50):
-        tr.update(frame, _frame([("cue", CUE), ("6", tuple(a)), ("9", nine)]))
-        frame += 1
-    start = a + np.array([0.0, 3.0 * TABLE.ball_radius])
-    for k in range(0, 8):
-        tr.update(frame, _frame([("cue", CUE), ("none", tuple(start + (pocket - start) * k / 8.0)),
-                                 ("9", nine)]))
-        frame += 1
-    for _ in range(40):
-        tr.update(frame, _frame([("cue", CUE), ("none", tuple(a)), ("9", nine)]))
-        frame += 1
-    gone = next(s for s in tr.names if tr.inner.slots[s].pos is not None
-                and not tr.inner.slots[s].on_table)
-    holder = next(s for s in tr.names if tr.inner.slots[s].on_table
-                  and tuple(tr.inner.slots[s].pos) == tuple(a))
-    tr.names[holder], tr.names[gone] = "6", tr.names[holder]  # the naming's swap
-    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
-                    Event(EventType.POT, 0.8, ("6",), pocket="top_left")),
-                positions_before={"white": CUE, "6": tuple(a), "9": nine},
-                positions_after={"white": CUE, "6": tuple(a), "9": nine})
-    named = tr.named_pots(shot)
-    assert [e.type for e in named.events] == [EventType.STRIKE]
-    assert "still where it stood" in named.needs_review[-1]
-    assert gone in tr.inner.released

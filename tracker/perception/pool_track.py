@@ -402,9 +402,6 @@ class PoolTracker:
             if x == "white" or x not in before:
                 continue
             p = np.asarray(before[x], float)
-            if x in after and float(np.linalg.norm(np.asarray(after[x], float) - p)) <= near:
-                void[x] = ""  # the naming gave its name back to the ball standing there
-                continue
             for y, q in after.items():
                 if (y not in (x, "white") and y not in hit and y not in void.values()
                         and float(np.linalg.norm(np.asarray(q, float) - p)) <= near
