@@ -169,3 +169,39 @@ def test_a_ball_still_where_it_stood_was_not_potted() -> None:
     assert named.positions_after["6"] == tuple(a) and "still where it stood" in named.needs_review[-1]
     st = tr.update(frame, _frame([("cue", CUE), ("none", tuple(a)), ("9", nine)]))
     assert st.pos["6"] == tuple(a)
+
+
+def test_a_ball_still_where_it_stood_with_no_track_free_was_not_potted() -> None:
+    """Nine-ball, all nine balls on the table and followed (no slot free); the 6's track jumps
+    to a player's hand and goes with it into the top-left pocket, while the 6 is still seen
+    where it stood, followed by nothing. At the stroke's end the pot is dropped, and the 6's
+    track takes it up there again (the real clearance's 7 at 13.3 s)."""
+    tr = PoolTracker(TABLE, 25.0, balls=pool_balls(9), lowest_first=True)
+    a = np.array([400.0, 700.0])
+    others = [(str(n), (150.0 + 110.0 * n, 1500.0)) for n in (1, 2, 3, 4, 5, 7, 8, 9)]
+    pocket = np.array(TABLE.pockets["top_left"].mouth_centre)
+    frame = 0
+
+    def see(extra):
+        nonlocal frame
+        st = tr.update(frame, _frame([("cue", CUE), *others, *extra]))
+        frame += 1
+        return st
+
+    for _ in range(50):
+        see([("6", tuple(a))])
+    start = a + np.array([0.0, 3.0 * TABLE.ball_radius])  # the hand beside the 6
+    for k in range(0, 8):  # the 6's track jumps to the hand and follows it away
+        see([("none", tuple(start + (pocket - start) * k / 8.0))])
+    for _ in range(40):  # the hand gone into the pocket's corner; the 6 seen where it stood
+        st = see([("none", tuple(a))])
+    assert "6" not in st.pos and not any(q == tuple(a) for q in st.pos.values())
+    after = {b: q for b, q in st.pos.items()}
+    shot = Shot(1, (Event(EventType.STRIKE, 0.4, ("white",)),
+                    Event(EventType.POT, 0.8, ("6",), pocket="top_left")),
+                positions_before={**after, "6": tuple(a)}, positions_after=after)
+    named = tr.named_pots(shot)
+    assert [e.type for e in named.events] == [EventType.STRIKE]
+    assert "still where it stood" in named.needs_review[-1]
+    st = see([("none", tuple(a))])
+    assert st.pos.get("6") == tuple(a)

@@ -99,3 +99,47 @@ def test_a_track_that_jumped_on_its_way_is_no_ball_potted():
     assert not steady_run(run(slow[:3]), "red_01", 1, 3, 7000.0)  # seen twice only
     # taken up far from where the track stood, then steady: a ball's path
     assert steady_run(run([(1500.0, 500.0), *slow[1:]]), "red_01", 1, 3, 7000.0)
+
+
+def _taken_up_then_potted() -> list[TableState]:
+    """A red not followed when the table last stood still (its track lost), taken up where it
+    stands while a player's hand, followed as another red, moves on the rail and the cue ball
+    is hidden behind the player; then rolling from there into the top-left pocket, its pot
+    confirmed (the real 9-ball clearance's 9, 92-95 s)."""
+    mouth = T.pockets["top_left"].mouth_centre
+    out: list[TableState] = []
+
+    def add(red, hand, moving, visible, pots=()):
+        pos = {"white": WHITE, "red_02": hand} | ({} if red is None else {"red_01": red})
+        out.append(TableState(len(out), len(out) / FPS, pos, set(moving), set(visible),
+                              list(pots), []))
+
+    for _ in range(20):  # the table still, the red not followed
+        add(None, OTHER, set(), {"white", "red_02"})
+    hand = [(OTHER[0] + 40.0 * (k % 3), OTHER[1]) for k in range(60)]
+    for k in range(15):  # taken up at rest; the cue ball hidden, the "red" (a hand) moving
+        add(RED, hand[k], {"red_02"}, {"red_01", "red_02"})
+    path = [(RED[0] + (mouth[0] - RED[0]) * s, RED[1] + (mouth[1] - RED[1]) * s)
+            for s in (0.15, 0.3, 0.45, 0.6, 0.75)]
+    for k, p in enumerate(path):
+        add(p, hand[15 + k], {"red_01", "red_02"}, {"red_01", "red_02"})
+    for k in range(9):
+        add(path[-1], hand[20 + k], {"red_01", "red_02"}, {"red_02"})
+    add(None, hand[29], {"red_02"}, {"red_02"}, pots=[("red_01", "top_left", 1.4)])
+    for _ in range(30):
+        add(None, OTHER, set(), {"white", "red_02"})
+    return out
+
+
+def test_a_ball_taken_up_at_rest_while_a_hand_moved_is_potted_by_a_stroke():
+    """The red rested, seen, 15 pictures before its run, but never with the whole table
+    still (a hand followed as a ball moved): its pot still makes a stroke; not when asked to
+    have rested longer than it was seen."""
+    shots = _shots(_taken_up_then_potted())
+    assert len(shots) == 1
+    assert [e.ball for e in shots[0].events if e.type.value == "pot"] == ["red_01"]
+    assert shots[0].positions_before["red_01"] == RED
+    assert any("no stroke was seen to start" in n for n in shots[0].needs_review)
+    longer = replace(STROKE_PARAMS, unseen_pot_rest_frames=16)
+    assert _shots(_taken_up_then_potted(), longer) == []
+

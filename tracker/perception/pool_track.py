@@ -28,7 +28,9 @@ from tracker.perception.detections import CLASSES, BallDetections
 from tracker.perception.pool_ball_on import BallOnParams, potted_number
 from tracker.perception.pool_cue import drop_glimpse, free_cue_place, object_claims
 from tracker.perception.pool_fixtures import StillWhites
+from tracker.perception.pool_hidden import hidden_shares
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
+from tracker.perception.regroup import released, standing_at
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
 from tracker.records.shot import EventType, Shot
@@ -200,6 +202,9 @@ class PoolTracker:
         #: taken for gone, pots nothing)
         self.potted: set[str] = set()
         self._last_pos: dict[str, np.ndarray] = {}
+        #: the slots gone (potted, off the table) in the last picture tracked
+        self.last_gone: list[str] = []
+        self.inner.released = set()
         #: (frame, mm): the cue ball's last sighting before the current picture
         self._cue_before: tuple[int, np.ndarray] | None = None
 
@@ -307,10 +312,32 @@ class PoolTracker:
         self._vote(st, det)
         if not st.moving:
             self._name()
-        for slot in [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]:
+        self.last_gone = [b for b, _, _ in st.pots] + [b for b, _, _ in st.off]
+        for slot in self.last_gone:
             if slot != "white":
                 self.gone_as[slot] = (self.name_of(slot), dict(self.names))
         return self._named(st)
+
+    def after_strokes(self, shot: Shot | None, stroke_seen: bool) -> Shot | None:
+        """After the stroke detector took this picture's state: the stroke that ended on it
+        (``shot``, None: none) with its pots named (:meth:`named_pots`); when no stroke was
+        under way before or after the picture (``stroke_seen`` False), the balls gone in it
+        released (:meth:`release_unrecorded`)."""
+        if not stroke_seen:
+            self.release_unrecorded()
+        return None if shot is None else self.named_pots(shot)
+
+    def release_unrecorded(self) -> None:
+        """The object balls this picture's state had go down (:meth:`update`) went with no
+        stroke to take their pot (none under way, none started from it: the run tells): they
+        are lost balls in play, not potted (a track followed a player's sleeve into a
+        pocket). Their slots may take up a ball standing unexplained again
+        (:func:`tracker.perception.regroup.released`), and their names are free."""
+        for slot in self.last_gone:
+            if slot != "white":
+                released(self.inner).add(slot)
+                self.gone_as.pop(slot, None)
+        self.last_gone = []
 
     def named_pots(self, shot: Shot) -> Shot:
         """The stroke's record ``shot`` with each object ball potted (or gone off the table)
@@ -360,7 +387,11 @@ class PoolTracker:
         a player walking past (a hand, a sleeve read as the ball) and the ball, seen again
         where it was, was taken up by another track (the real 9-ball clearance, 32.8 s: the 6
         "potted" in a corner while it stood where it was). That track takes the ball's name,
-        the gone track the other's, and the record says so for review."""
+        the gone track the other's, and the record says so for review. Where no track took
+        the ball up (every slot in use) but a detection no track explains has stood still
+        there ``regroup_frames`` pictures (:func:`tracker.perception.regroup.standing_at`),
+        the pot is dropped too, and the gone slot is released to take it up (the clearance's
+        7 at 13.3 s: its track jumped 400 mm to a hand at the near corner, the 7 stayed)."""
         before, after = shot.positions_before or {}, shot.positions_after or {}
         hit = {b for e in shot.events if e.type == EventType.CONTACT for b in e.balls}
         near = self.params.stayed_radii * self.table.ball_radius
@@ -378,11 +409,17 @@ class PoolTracker:
                              or float(np.linalg.norm(np.asarray(before[y], float) - p)) >= away)):
                     void[x] = y
                     break
+            else:  # no track there, but a detection stands there unexplained
+                if standing_at(self.inner, p, near, self.params.regroup_frames):
+                    void[x] = ""
         if not void:
             return shot
         for x, y in void.items():
             gone = next((g for g, (n, _) in self.gone_as.items() if n == x), None)
             held = next((h for h, n in self.names.items() if n == y and h != gone), None)
+            if gone is not None and not y:  # its slot takes the ball up there again
+                released(self.inner).add(gone)
+                self.gone_as.pop(gone)
             if gone is None or held is None:
                 continue
             self.names[held], self.names[gone] = x, y
@@ -490,8 +527,10 @@ class PoolTracker:
         takes it (the referee has it off the table) -- once its stroke's record is named: until
         then a ball gone in this stroke whose track may have crossed another's is named with
         the others (:meth:`named_pots`)."""
+        lost = released(self.inner)
         gone = {i for i, slot in enumerate(self.slots_ids)
                 if (s := self.inner.slots[slot]).pos is not None and not s.on_table
+                and slot not in lost
                 and (slot not in self.gone_as or slot not in self.crossed)}
         rows = [i for i in range(len(self.slots_ids)) if i not in gone]
         taken = {self.names[self.slots_ids[i]] for i in gone}
@@ -550,19 +589,3 @@ class PoolTracker:
             if e.type in (EventType.CONTACT, EventType.POT) else e for e in shot.events)
         return replace(shot, events=events)
 
-
-def hidden_shares(px: np.ndarray, radius_px: np.ndarray) -> np.ndarray:
-    """How much of each detected ball a nearer ball hides: (N,) the largest overlap of its
-    image disc (centres ``px`` (N, 2), radii ``radius_px`` (N,), px) with the disc of a ball
-    lower in the picture (nearer the camera), as a share of its diameter, 0 (free) .. 1. Balls
-    seen from straight above never overlap."""
-    n = len(px)
-    if n < 2:
-        return np.zeros(n)
-    px = np.asarray(px, float)
-    r = np.asarray(radius_px, float)
-    gap = np.linalg.norm(px[:, None] - px[None], axis=2)
-    share = (r[:, None] + r[None] - gap) / np.maximum(2.0 * r[:, None], 1e-9)
-    nearer = px[None, :, 1] > px[:, None, 1]  # [j, k]: k is lower in the picture than j
-    share = np.where(nearer, np.clip(share, 0.0, 1.0), 0.0)
-    return share.max(axis=1)

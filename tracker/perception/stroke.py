@@ -211,6 +211,10 @@ class StrokeParams:
     since_rest_s: float = 10.0
     unseen_pot_sightings: int = 3
     unseen_pot_speed_mm_s: float = 7000.0
+    #: ... and when it was seen resting before it left, with the whole table still, or in at
+    #: least this many frames kept (a lost ball taken up where it stood while a player's hand
+    #: moved on the rail: the clearance's 9 at 92-93 s).
+    unseen_pot_rest_frames: int = 10
     #: A ball against a cushion is known to this many image pixels along the cushion's normal
     #: (:func:`tracker.perception.cushions.cushion_error`).
     cushion_error_px: float = CUSHION_ERROR_PX

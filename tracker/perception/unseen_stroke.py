@@ -59,6 +59,26 @@ def steady_run(frames: list[TableState], ball: str, k: int, sightings: int,
                for (t, p), (u, q) in zip(seen, seen[1:], strict=False))
 
 
+def run_start(d: StrokeDetector, frames: list[TableState], ball: str) -> int | None:
+    """Index in ``frames`` of the first frame of ``ball``'s last run, when that run may be a
+    stroke's: it left a place it was seen resting at with the table still
+    (:attr:`StrokeDetector.last_rest_pos`) or in ``unseen_pot_rest_frames`` frames. A track
+    held unseen that took a ball up already rolling is not asked about: on the clearance such
+    a run was the 4's at 39.6 s, but also a player's sleeve at 6.2-6.4 s, seen on its way at
+    a ball's pace (taken, it made an extra pot and named three others wrong)."""
+    k = departure(frames, ball)
+    if k is None:
+        return None
+    rest = ball in d.last_rest_pos or rested(frames[:k], ball, d.params.unseen_pot_rest_frames)
+    return k if rest else None
+
+
+def rested(frames: list[TableState], ball: str, n: int) -> bool:
+    """Whether ``ball`` was seen standing (followed, not moving) in at least ``n`` of
+    ``frames``: a ball at rest, not a hand or a sleeve passing through."""
+    return sum(ball in r.visible and ball not in r.moving for r in frames) >= n
+
+
 def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool:
     """Between strokes (``prev``, ``st``: the frame before and this one): keep ``prev`` among
     the frames since every ball rested (:attr:`StrokeDetector.since_rest`), and start the
@@ -75,8 +95,8 @@ def stroke_from_pot(d: StrokeDetector, prev: TableState, st: TableState) -> bool
     # a ball the table was last seen resting with (every ball still), that left rest before
     # it went down
     run = frames[:-1]
-    starts = [(k, b) for b, _, t in st.pots if b in potted and b in d.last_rest_pos
-              and (k := departure(run, b)) is not None and t >= run[k - 1].t
+    starts = [(k, b) for b, _, t in st.pots if b in potted
+              and (k := run_start(d, run, b)) is not None and t >= run[k - 1].t
               and steady_run(run, b, k, d.params.unseen_pot_sightings,
                              d.params.unseen_pot_speed_mm_s)]
     if not starts:

@@ -500,9 +500,10 @@ class RefereeRun(Referee):
         that ended (None) and the decisions made."""
         times = self.result.times
         t_e = time.perf_counter()
+        was = self.strokes.under_way
         shot = self.strokes.update(state)
-        if shot is not None and isinstance(self.tracker, PoolTracker):
-            shot = self.tracker.named_pots(shot)  # a potted ball by its name at rest
+        if isinstance(self.tracker, PoolTracker):  # pots named; those of no stroke undone
+            shot = self.tracker.after_strokes(shot, was or self.strokes.under_way)
         t_f = time.perf_counter()
         times.events += t_f - t_e
         outs: list[dict[str, Any]] = []
