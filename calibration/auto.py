@@ -330,9 +330,8 @@ def second_chance(img: np.ndarray, start: CameraModel, edges: list[np.ndarray], 
     test of :func:`fit_to_markings` picks the wrong side to leave out.
 
     Returns:
-        (camera, markings, side weights, fitted, accuracy) of the best refit by its reported
-        figure (``accuracy.reported_mm``: the held-out markings median with the spread of the
-        lenses the view cannot tell apart, :func:`calibration.accuracy.judge`) whose cushions fit (:func:`_check_fit`), whose left-out side lies off
+        (camera, markings, side weights, fitted, accuracy) of the best refit by its held-out
+        markings median whose cushions fit (:func:`_check_fit`), whose left-out side lies off
         it as a misread side does (by more than MAX_FIT_ERROR_MM, for which a whole fit is
         refused, and SIDE_OUTLIER_FACTOR times the other sides: leaving out a good side only
         loses information; a refit bends so that a good side left out looks 10-21 mm off on
@@ -360,11 +359,11 @@ def second_chance(img: np.ndarray, start: CameraModel, edges: list[np.ndarray], 
         if se[k] <= max(MAX_FIT_ERROR_MM, SIDE_OUTLIER_FACTOR * float(np.median(se[:k] + se[k + 1:]))):
             continue  # the side left out is not off the refit as a misread side is
         acc = measure_accuracy(cam, edges, table, kn, marks, focal_ok, side_w, fitted)
-        if best is None or acc["reported_mm"] < best[-1]["reported_mm"]:
+        if best is None or acc["holdout_median_mm"] < best[-1]["holdout_median_mm"]:
             best = (cam, marks, side_w, fitted, acc)
     if best is None:
         return None
-    if best[-1]["reported_mm"] < SECOND_CHANCE_GAIN * first["reported_mm"]:
+    if best[-1]["holdout_median_mm"] < SECOND_CHANCE_GAIN * first["holdout_median_mm"]:
         return best
     return best if not first_fit_ok and not best[-1]["poor"] else None
 
