@@ -200,6 +200,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--bands", default=",".join(BANDS), help="which bands, comma separated")
     ap.add_argument("--write-doc", action="store_true", help="write the section of docs/ACCURACY.md")
     ap.add_argument("--json", type=Path, default=None, help="write every still's row here")
+    ap.add_argument("--first-seed", type=int, default=0,
+                    help="the first still's seed (the TV clips' held-out seeds 6-11 draw the same "
+                         "cameras: development runs start at 20)")
     ap.add_argument("--second-chance", action="store_true",
                     help="give a poor calibration its second chance whatever the product's "
                          "switch says (calibration/auto.py SECOND_CHANCE; on since 2026-11-28)")
@@ -214,12 +217,14 @@ def main(argv: list[str] | None = None) -> int:
         if name not in BANDS:
             print(f"unknown lens band {name!r}: choose from {', '.join(BANDS)}")
             return 2
-        rows[name] = [measure_still(s, "tv-zoom", BANDS[name]) for s in range(a.per_band)]
+        rows[name] = [measure_still(s, "tv-zoom", BANDS[name])
+                      for s in range(a.first_seed, a.first_seed + a.per_band)]
         for r in rows[name]:
             print(json.dumps(r, default=str), flush=True)
     n_over = a.per_band if a.overhead is None else a.overhead
     if n_over:
-        rows["overhead"] = [measure_still(s, "overhead", None) for s in range(n_over)]
+        rows["overhead"] = [measure_still(s, "overhead", None)
+                            for s in range(a.first_seed, a.first_seed + n_over)]
         for r in rows["overhead"]:
             print(json.dumps(r, default=str), flush=True)
     summary = {k: band_summary(v) for k, v in rows.items()}

@@ -109,6 +109,8 @@ def run_clip(kind: str, seed: int, band: tuple[float, float] | None, seconds: fl
         cal = Calibration.load(tmp / f"{name}_out" / "calibration.json")
         out["cal_mm"] = round(grid_error_mm(cal, cam), 1)
         out["reported_mm"] = cal.accuracy.get("holdout_median_mm")
+        # the figure with the lens the view cannot pin down (calibration.accuracy.judge)
+        out["reported_lens_mm"] = cal.accuracy.get("reported_mm")
         out["poor"] = bool(cal.accuracy.get("poor"))
     except VideoError as exc:
         out["score"] = {"rows": [{"shot": s["shot"], "t": s["t_strike"], "found": False,

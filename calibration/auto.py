@@ -31,7 +31,7 @@ from calibration.finder import (
 )
 from calibration.finder import MAX_FIT_ERROR_MM as MAX_FIT_ERROR_MM
 from calibration.focal import FOCAL_RANGE_DEG as FOCAL_RANGE_DEG
-from calibration.focal import focal_check, focal_note
+from calibration.focal import focal_note
 from calibration.focal import fov_from_focal as fov_from_focal
 from calibration.graphics import cover_bars
 from calibration.manual import NAMED_POINTS_HELP as NAMED_POINTS_HELP
@@ -184,15 +184,15 @@ def _calibrate_cloth(img: np.ndarray, mask: np.ndarray, table: TableGeometry,
         retry = None if any(hidden) else second_chance(img, chosen.cam, edges, table, kn, focal_ok,
                                                        balls, accuracy, _fit_ok(fit, table))
         if retry is not None:
-            first = accuracy["holdout_median_mm"]
+            first, first_reported = accuracy["holdout_median_mm"], accuracy["reported_mm"]
             cam, marks, side_w, fitted, accuracy = retry
             fit = cushion_fit(cam, [e for e, wt in zip(edges, side_w, strict=True) if wt > 0], table)
-            accuracy["second_chance"] = {"first_holdout_median_mm": first}
-            notes.append(f"the first fit was poor (markings held out land {first:.1f} mm); refitted "
-                         "with one cushion edge left out (hidden or misread)")
+            accuracy["second_chance"] = {"first_holdout_median_mm": first,
+                                         "first_reported_mm": first_reported}
+            notes.append(f"the first fit was poor (markings held out land {first:.1f} mm, balls "
+                         f"about {first_reported:.1f} mm off); refitted with one cushion edge left "
+                         "out (hidden or misread)")
     _check_fit(fit, table)
-    if focal_ok:
-        accuracy["focal"] = focal_check(cam, edges, table, kn, marks, side_w)
     notes.append(focal_note(accuracy.get("focal"), hfov_deg or DEFAULT_HFOV_DEG, accuracy["focal_spread_mm"]))
     notes.extend(accuracy_notes(accuracy))
     return Calibration((w, h), table, cam, fit, "auto", orientation,

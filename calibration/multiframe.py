@@ -24,7 +24,6 @@ Every tunable is in :class:`PoolParams` (:data:`POOL`).
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -35,14 +34,12 @@ from calibration.accuracy import (
     accuracy_notes,
     cushion_fit,
     fit_ok,
-    markings_agree_mm,
+    judge,
 )
 from calibration.camera import CameraModel
 from calibration.finder import DEFAULT_HFOV_DEG
 from calibration.focal import focal_check_with, focal_note
 from calibration.markings import (
-    POOR_MAX_MM,
-    POOR_MEDIAN_MM,
     FitTargets,
     Markings,
     edge_offsets_px,
@@ -245,17 +242,15 @@ def refine_over_frames(best: Calibration, others: list[Calibration], table: Tabl
         return best
     acc = dict(best.accuracy)
     vals = np.array(list(pooled.holdout_mm.values()))
-    slack = markings_agree_mm(table) - MARKINGS_AGREE_MM
     acc.update(holdout_mm=pooled.holdout_mm, holdout_median_mm=round(pooled.median_mm, 1),
                holdout_max_mm=round(float(vals.max()), 1), independent=True, fitted_to_markings=True,
                pooled={"frames": pooled.frames, "single_holdout_median_mm": round(pooled.single_median_mm, 1),
                        "single_holdout_mm": pooled.single_holdout_mm})
-    acc["reported_mm"] = round(float(math.hypot(acc["holdout_median_mm"], (acc.get("focal_spread_mm") or 0.0) / 3.0)), 1)
-    acc["poor"] = bool(acc["holdout_median_mm"] > POOR_MEDIAN_MM + slack or acc["holdout_max_mm"] > POOR_MAX_MM + slack)
     focal_text = best.notes[-2:-1]
     if pooled.focal is not None:
         acc["focal"] = pooled.focal
         focal_text = [focal_note(pooled.focal, DEFAULT_HFOV_DEG, None)]
+    judge(acc, table)
     notes = best.notes[:-2] + focal_text + [
         f"refined over {pooled.frames} frames of the same view: markings held out land "
         f"{pooled.median_mm:.1f} mm (median) where one frame's camera put them {pooled.single_median_mm:.1f} mm"]
