@@ -3,6 +3,7 @@ calibration error).
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/calibration_jitter.py CLIP.mp4 [CLIP.mp4 ...]
         [--k 3] [--sizes 0.5,1,1.5] [--seed 0] [--seconds S] [--keep DIR] [--json FILE]
+    ... bench/calibration_jitter.py CLIP.mp4 [...] --between OTHER_DIR
 
 Each CLIP is a clip rendered by ``bench/tv_lens_clips.py --clips DIR`` (beside it its truth
 ``CLIP.gt.json.gz``, its operator log ``CLIP.log.jsonl`` and the folder ``CLIP_out`` where
@@ -20,6 +21,11 @@ Each CLIP is a clip rendered by ``bench/tv_lens_clips.py --clips DIR`` (beside i
 ``--seconds S`` stops ``process`` after S seconds of the clip and scores only the truth's
 strokes struck at least 3 s before that. ``--keep DIR`` keeps every run's output folder (its
 match log and decisions, to trace a flip).
+
+``--between OTHER_DIR`` runs nothing: for each clip it says how far apart (ball grid, median
+mm) its calibration and the one ``process`` wrote for the clip of the same name in
+``OTHER_DIR/<band>/`` are, and how far each is from the renderer's camera
+(``CLIP.camera.json``): two calibrations equally far from the truth may still be far apart.
 """
 
 from __future__ import annotations
@@ -173,6 +179,31 @@ def jitter_clip(clip: Path, sizes: list[float], seed: int, seconds: float | None
             "base_extra": ref_out["extra"], "runs": runs}
 
 
+def between(clip: Path, other: Path) -> dict[str, Any]:
+    """How far apart (ball grid, median mm) the calibrations of ``clip`` and of its namesake
+    under ``other`` (``other/<band>/``) are, and each from the renderer's camera."""
+    from calibration.camera import CameraModel
+    from calibration.profile import Calibration
+
+    a = Calibration.load(clip.with_name(clip.stem + "_out") / "calibration.json")
+    b = Calibration.load(other / clip.parent.name / (clip.stem + "_out") / "calibration.json")
+    truth = json.loads(clip.with_name(clip.stem + ".camera.json").read_text())
+    cam = CameraModel(tuple(truth["image_size"]), np.asarray(truth["K"], float),
+                      np.asarray(truth["dist"], float), np.asarray(truth["R"], float),
+                      np.asarray(truth["t"], float))
+    true_cal = replace_camera(a, cam)
+    return {"clip": f"{clip.parent.name}/{clip.stem}", "apart_mm": round(grid_move_mm(a, b), 2),
+            "this_from_truth_mm": round(grid_move_mm(true_cal, a), 2),
+            "other_from_truth_mm": round(grid_move_mm(true_cal, b), 2)}
+
+
+def replace_camera(cal: Any, cam: Any) -> Any:
+    """``cal`` with the camera ``cam``."""
+    from dataclasses import replace
+
+    return replace(cal, camera=cam)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("clips", nargs="+", type=Path, help="rendered clips (CLIP.mp4 with CLIP_out/ beside it)")
@@ -183,6 +214,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seconds", type=float, default=None, help="stop process after this many seconds")
     ap.add_argument("--keep", type=Path, default=None, help="keep every run's output folder here")
     ap.add_argument("--json", type=Path, default=None, help="write every clip's figures here")
+    ap.add_argument("--between", type=Path, default=None,
+                    help="run nothing: how far each clip's calibration is from its namesake's here")
     a = ap.parse_args(argv)
     try:
         sizes = [float(v) for v in a.sizes.split(",")]
@@ -194,6 +227,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{clip}: not a rendered clip with its process output beside it "
                   "(run bench/tv_lens_clips.py --clips DIR first)")
             return 2
+    if a.between is not None:
+        for clip in a.clips:
+            print(json.dumps(between(clip, a.between)))
+        return 0
     plan = [sizes[k % len(sizes)] for k in range(a.k)]
     rows, n_runs, n_flips, n_flipped_runs, n_strokes = [], 0, 0, 0, 0
     for clip in a.clips:
