@@ -2,7 +2,7 @@
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/tv_lens_clips.py [--per-band N] [--seconds S]
         [--bands <30,30-45,45-90] [--overhead N] [--first-seed K] [--size 1280x720] [--no-faults]
-        [--clips DIR] [--write-doc]
+        [--clips DIR] [--refine product|on|off] [--write-doc]
 
 For each lens band (degrees of horizontal field of view), N bot frames from the break-off,
 each under its own draw of the ``tv-zoom`` camera family of ``tracker/synth/randomise.py``
@@ -21,6 +21,10 @@ synthetic world's exact truth (``bench/synth_video.py``'s ``score_clip``):
 - *calibration*: the calibration ``process`` made, against the renderer's exact camera, on
   points the fit did not use: a grid of ball centres over the bed (26.25 mm up) mapped from
   their true pixels to the table, median mm per clip; and the profile's own held-out markings.
+
+``--refine on|off`` switches the calibration's refinement over many frames
+(``calibration.multiframe.PoolParams.enabled``) on or off for the run (``product``: as the
+product has it).
 
 ``--clips DIR`` keeps the rendered clips there and reuses any already there (only ``process``
 runs again: a before/after of a product change on the very same pictures).
@@ -181,8 +185,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--clips", type=Path, default=None,
                     help="keep the rendered clips in this folder and reuse those already there")
     ap.add_argument("--json", type=Path, default=None, help="write every clip's figures here")
+    ap.add_argument("--refine", choices=("product", "on", "off"), default="product",
+                    help="the calibration's refinement over many frames: as in the product, on or off")
     a = ap.parse_args(argv)
     from tracker.synth.physics import Physics
+
+    if a.refine != "product":
+        from dataclasses import replace
+
+        from calibration import multiframe
+
+        multiframe.POOL = replace(multiframe.POOL, enabled=a.refine == "on")
 
     size = tuple(int(v) for v in a.size.split("x")) if a.size else None
     plan: list[tuple[str, str, tuple[float, float] | None]] = []

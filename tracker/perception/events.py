@@ -31,6 +31,7 @@ from tracker.perception.strike import (
     came_to_nothing,
     carried_by_hand,
     detection_jumped,
+    held_unseen,
     met_in_rack,
     pushed_from_rest,
     struck_while_hidden,
@@ -219,11 +220,12 @@ class StrokeDetector:
     def _stirred(self, st: TableState) -> set[str]:
         """The balls but the cue ball moving at ``st`` and seen more than ``still_jump_mm``
         from where they last rested (a detection that jumped a few mm is not a ball set
-        moving)."""
+        moving), but those held unseen at one place over the last frames (:func:`held_unseen`)."""
         rest, jump = self.last_rest_pos, self.params.still_jump_mm
         return {b for b in st.moving - {B.WHITE}
-                if b not in rest or b not in st.pos
-                or float(np.linalg.norm(np.subtract(st.pos[b], rest[b]))) > jump}
+                if (b not in rest or b not in st.pos
+                    or float(np.linalg.norm(np.subtract(st.pos[b], rest[b]))) > jump)
+                and not held_unseen(self.recent, b)}
 
     def _start_stroke(self, prev: TableState, st: TableState,
                       hidden: tuple[float, tuple[float, float]] | None, soft: bool,

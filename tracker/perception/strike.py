@@ -3,6 +3,8 @@ strike (:class:`tracker.perception.events.StrokeDetector`), as functions of the 
 
 - :func:`before_strike`: the frame whose balls must all have been at rest for the cue ball,
   now seen moving, to have been struck.
+- :func:`held_unseen`: a ball the tracker calls moving but has not seen over the last frames,
+  held at one place: no sign that it moves (it does not stop a strike).
 - :func:`struck_while_hidden`: a cue ball hidden at rest and seen again away from its place,
   going on fast along one line: struck while hidden, not put down by hand.
 - :func:`carried_by_hand`: a "stroke" whose cue ball keeps speeding up: a hand carrying it.
@@ -39,6 +41,20 @@ def before_strike(recent: list[TableState], prev: TableState) -> TableState:
     while back < len(recent) and B.WHITE not in recent[-back + 1].visible:
         back += 1
     return recent[-back]
+
+
+def held_unseen(recent: list[TableState], ball: str) -> bool:
+    """Whether ``ball`` was unseen in every frame of ``recent`` (the detector's last frames,
+    :data:`tracker.perception.events.RECENT_FRAMES`) and held at one place all the while: the
+    tracker may still call it moving (a ball in the pack whose detection jumped and was then
+    lost is held "struck out of sight" for up to three seconds while its place stays covered),
+    but nothing shows it moving, so it does not stop a strike (TV lens clips under 30 degrees,
+    seed 4: a red at the far end lost so from 1.2 s to 4.2 s, the break-off at 3.8 s taken
+    0.4 s late, from a cue ball already past the pack, "played from outside the D")."""
+    if len(recent) < 2 or ball not in recent[-1].pos:
+        return False
+    here = recent[-1].pos[ball]
+    return all(ball not in r.visible and r.pos.get(ball) == here for r in recent)
 
 
 def struck_while_hidden(rest: TableState, seen: TableState, st: TableState, fps: float,
