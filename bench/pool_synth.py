@@ -2,7 +2,7 @@
 
     POOLTOOL_HOME=/tmp/pooltool .venv/bin/python bench/pool_synth.py [--n N] [--strokes S]
         [--games nine-ball eight-ball] [--cameras overhead side] [--calibration true|auto]
-        [--write-doc]
+        [--cloth red] [--write-doc]
 
 For each game, camera and seed (``--first-seed`` .. + N-1, from 0): :func:`tracker.synth.pool_game.play_pool_game`
 plays the break and S strokes on an 8 ft table, the clip is rendered with rolling pool balls
@@ -119,7 +119,7 @@ def run_clip(game: str, camera_name: str, seed: int, args: argparse.Namespace,
 
     name = f"{game}_{camera_name}_{seed}"
     cloths = sorted(POOL_CLOTHS)
-    cloth = cloths[(seed + len(game) + len(camera_name)) % len(cloths)]
+    cloth = args.cloth or cloths[(seed + len(game) + len(camera_name)) % len(cloths)]
     t0 = time.perf_counter()
     made = [folder / f"{name}{ext}" for ext in (".mp4", ".gt.json.gz", ".log.jsonl")]
     if args.reuse and all(p.exists() for p in made):
@@ -217,10 +217,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--reuse", action="store_true",
                     help="with --keep: referee the clips already in that folder (made by an "
                          "earlier --keep run with the same settings) instead of making them")
+    ap.add_argument("--cloth", default=None,
+                    help="render every clip on this cloth (blue, green, red or tournament_blue) "
+                         "instead of the one the seed draws; keep such clips in their own "
+                         "--keep folder (the clips' names do not say the cloth)")
     ap.add_argument("--write-doc", action="store_true")
     args = ap.parse_args(argv)
     if args.reuse and args.keep is None:
         ap.error("--reuse needs --keep FOLDER (the folder of the clips to referee again)")
+    from tracker.synth.pool_render import POOL_CLOTHS
+
+    if args.cloth is not None and args.cloth not in POOL_CLOTHS:
+        ap.error(f"there is no {args.cloth!r} cloth: choose one of {', '.join(sorted(POOL_CLOTHS))}")
     from calibration.table import TableGeometry
     from tracker.evaluate import replace_section
     from tracker.synth.physics import Physics

@@ -93,5 +93,52 @@ def test_a_ball_leaving_before_the_strike_does_not_reorder_the_contacts():
     s.sighted["2"] = [(4.20, (620.0, 0.0)), (4.24, (624.0, 0.0)), (4.28, (628.0, 0.0))]
     s.events = [Event(EventType.CONTACT, 4.30, ("white", "1")),
                 Event(EventType.CONTACT, 4.31, ("white", "2"))]
-    order_first_contacts(s, FPS, StrokeParams())
+    order_first_contacts(s, FPS, StrokeParams(), T.ball_diameter)
     assert min(s.events, key=lambda e: e.t).balls == ("white", "1")
+
+
+def test_two_contacts_fitted_at_one_moment_are_set_apart_by_their_departures():
+    """Nine-ball side seed 18 stroke 4 (red cloth, development): the cue ball met the 9 and,
+    20 ms later, the 2 beside it (the 2 the ball on: a foul). Its path came within reach of
+    both between the same two pictures, so both contacts were fitted at 28.555 s: "the same
+    moment", and no foul was called. The 9 left its place fast a picture before the 2 (its
+    places from the clip's track): it is the ball met first, the 2 after."""
+    from tracker.perception.sightings import order_first_contacts
+    from tracker.perception.stroke import Stroke
+    from tracker.records.shot import Event, EventType
+
+    s = Stroke(t0=27.78, before={"9": (552.0, 2044.0), "2": (491.1, 2053.7)},
+               started={"9": 28.60, "2": 28.64})
+    s.sighted["9"] = [(28.60, (580.0, 2082.0)), (28.64, (596.0, 2105.0)), (28.68, (612.0, 2129.0))]
+    s.sighted["2"] = [(28.60, (491.1, 2053.7)), (28.64, (484.4, 2066.0)),
+                      (28.68, (482.1, 2074.2)), (28.72, (477.3, 2081.9))]
+    # (in the order the detector made them: the 9 was seen leaving rest first)
+    s.events = [Event(EventType.CONTACT, 28.555, ("white", "9")),
+                Event(EventType.CONTACT, 28.555, ("white", "2"))]
+    order_first_contacts(s, FPS, StrokeParams(), T.ball_diameter)
+    nine, two = (next(e.t for e in s.events if b in e.balls) for b in ("9", "2"))
+    assert 28.52 < nine < 28.56 and two - nine > StrokeParams().review_simultaneous_s
+    assert any("the 9 left its place first" in n for n in s.review)
+
+
+def test_balls_frozen_in_a_rack_are_not_ordered_by_their_departures():
+    """Nine-ball side seed 23's break (red cloth, development): the cue ball's path from the
+    side came within reach of the apex 1 and the 6 behind it between the same two pictures;
+    the 6 "left" 39 ms before the 1 as the blow ran through the rack, and taking that order
+    called the legal break a foul. In a rack the order balls leave rest is no evidence: the
+    contacts stay as fitted."""
+    from tracker.perception.sightings import order_first_contacts
+    from tracker.perception.stroke import Stroke
+    from tracker.records.shot import Event, EventType
+
+    d = T.ball_diameter
+    rack = {"1": (584.2, 1752.6), "2": (555.6, 1752.6 + d * 0.866),
+            "6": (612.8, 1752.6 + d * 0.866)}
+    s = Stroke(t0=4.56, before=dict(rack), started={"6": 4.72, "1": 4.72, "2": 4.76})
+    s.sighted["6"] = [(4.72, (622.0, 1820.0)), (4.76, (632.0, 1840.0)), (4.80, (642.0, 1860.0))]
+    s.sighted["1"] = [(4.72, (584.2, 1752.6)), (4.76, (584.2, 1762.6)), (4.80, (584.2, 1772.6))]
+    s.events = [Event(EventType.CONTACT, 4.70, ("white", "6")),
+                Event(EventType.CONTACT, 4.70, ("white", "1"))]
+    order_first_contacts(s, FPS, StrokeParams(), d)
+    assert [e.t for e in s.events] == [4.70, 4.70]
+    assert not any("left its place first" in n for n in s.review)

@@ -535,7 +535,7 @@ class StrokeDetector:
         contacts_by_paths(s, self.table.ball_diameter, self.params, self.fps)
         s.untouched(st, self.params.stayed_mm, self.params.stayed_px)
         unseen_first_contact(s, self.fps, self.params)
-        order_first_contacts(s, self.fps, self.params)
+        order_first_contacts(s, self.fps, self.params, self.table.ball_diameter)
         s.events.extend(s.disturbances(st, self.params, self.fps, self.table.ball_diameter))
         self.white_lost = B.WHITE not in st.visible
         if not s.white_seen and not any(e.ball == B.WHITE for e in s.events
