@@ -13,23 +13,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from calibration.table import STANDARD_TABLE as T
-from tracker.perception.events import StrokeDetector
-from tracker.perception.track import TableState
+from tests.test_strike_hidden import _strokes
 
 FPS = 25.0
 W = (1069.0, 717.0)
 RED = (836.0, 2800.0)
-
-
-def _strokes(frames: list[tuple[dict, set, set]]) -> list:
-    """Feed ``frames`` (positions mm, moving, seen) to a stroke detector; the strokes found."""
-    det, shots = StrokeDetector(T, FPS), []
-    for k, (pos, moving, seen) in enumerate(frames):
-        shot = det.update(TableState(k, k / FPS, pos, set(moving), set(seen), [], []))
-        if shot is not None:
-            shots.append(shot)
-    return shots
 
 
 def _break_beside(red_moving: bool, red_seen: bool) -> list[tuple[dict, set, set]]:
