@@ -30,7 +30,7 @@ from tracker.perception.pool_cue import drop_glimpse, free_cue_place, object_cla
 from tracker.perception.pool_fixtures import StillWhites
 from tracker.perception.pool_hidden import hidden_shares
 from tracker.perception.pool_identity import LABELS, object_balls, seen_balls
-from tracker.perception.regroup import released, standing_at
+from tracker.perception.regroup import standing_at
 from tracker.perception.track import Tracker
 from tracker.perception.trackstate import TableState, TrackerConfig
 from tracker.records.shot import EventType, Shot
@@ -204,7 +204,6 @@ class PoolTracker:
         self._last_pos: dict[str, np.ndarray] = {}
         #: the slots gone (potted, off the table) in the last picture tracked
         self.last_gone: list[str] = []
-        self.inner.released = set()
         #: (frame, mm): the cue ball's last sighting before the current picture
         self._cue_before: tuple[int, np.ndarray] | None = None
 
@@ -332,10 +331,10 @@ class PoolTracker:
         stroke to take their pot (none under way, none started from it: the run tells): they
         are lost balls in play, not potted (a track followed a player's sleeve into a
         pocket). Their slots may take up a ball standing unexplained again
-        (:func:`tracker.perception.regroup.released`), and their names are free."""
+        (``Tracker.released``, :mod:`tracker.perception.regroup`), and their names are free."""
         for slot in self.last_gone:
             if slot != "white":
-                released(self.inner).add(slot)
+                self.inner.released.add(slot)
                 self.gone_as.pop(slot, None)
         self.last_gone = []
 
@@ -418,7 +417,7 @@ class PoolTracker:
             gone = next((g for g, (n, _) in self.gone_as.items() if n == x), None)
             held = next((h for h, n in self.names.items() if n == y and h != gone), None)
             if gone is not None and not y:  # its slot takes the ball up there again
-                released(self.inner).add(gone)
+                self.inner.released.add(gone)
                 self.gone_as.pop(gone)
             if gone is None or held is None:
                 continue
@@ -527,7 +526,7 @@ class PoolTracker:
         takes it (the referee has it off the table) -- once its stroke's record is named: until
         then a ball gone in this stroke whose track may have crossed another's is named with
         the others (:meth:`named_pots`)."""
-        lost = released(self.inner)
+        lost = self.inner.released
         gone = {i for i, slot in enumerate(self.slots_ids)
                 if (s := self.inner.slots[slot]).pos is not None and not s.on_table
                 and slot not in lost

@@ -3,7 +3,7 @@ group stands unexplained.
 
 A slot the tracker took for potted while no stroke was under way, and that no stroke took
 as its pot (:meth:`tracker.perception.pool_track.PoolTracker.release_unrecorded`), is such a
-lost ball too (:func:`released`): the referee never called it potted. Held gone, it kept a
+lost ball too (``Tracker.released``): the referee never called it potted. Held gone, it kept a
 ball of the group unfollowed for the rest of the rack (the real 9-ball clearance: two
 tracks "potted" with a player's sleeve at 6.4 s and one at 56.8 s, so from 65 s on only two
 of five balls were followed, and the 9, standing unexplained at 92 s, had no track to take
@@ -65,9 +65,8 @@ def regroup_lost(tr: Tracker, group: list[str], found: np.ndarray, f: UpdateStep
             continue
         if any(float(np.linalg.norm(p - q)) < reach for q in taken):
             continue  # a second detection of a ball followed
-        gone = released(tr)
         held = [b for b in group if b not in f.assigned
-                and (b in gone or _held(tr.slots[b], f.frame, cfg))]
+                and (b in tr.released or _held(tr.slots[b], f.frame, cfg))]
         if not held:
             return
         b = max(held, key=lambda b: (tr.slots[b].last_frame,
@@ -75,7 +74,7 @@ def regroup_lost(tr: Tracker, group: list[str], found: np.ndarray, f: UpdateStep
         f.assigned[b] = j
         f.used[j] = True
         f.relocated.add(b)
-        released(tr).discard(b)
+        tr.released.discard(b)
         taken.append(p)
 
 
@@ -85,15 +84,6 @@ def standing_at(tr: Tracker, p: np.ndarray, reach: float, frames: int) -> bool:
     ``p`` (mm)."""
     return any(n >= frames and float(np.linalg.norm(q - p)) <= reach
                for q, n in getattr(tr, "_left_over", []))
-
-
-def released(tr: Tracker) -> set[str]:
-    """The slots of ``tr`` whose pot no stroke took (:meth:`PoolTracker.release_unrecorded`):
-    gone from the table for the tracker, yet never called potted, so lost balls in play."""
-    out: set[str] | None = getattr(tr, "released", None)
-    if out is None:
-        out = tr.released = set()
-    return out
 
 
 def _held(s: Any, frame: int, cfg: Any) -> bool:

@@ -59,8 +59,7 @@ class Tracker:
         #: look -> the balls of that look matched together
         self.groups = {look: tuple(b for b in self.balls.ids if self.balls.looks[b] == look)
                        for look in CLASSES if cap[look] > 1}
-        self.slots = {b: Slot(b) for b in self.balls.ids}
-        self.updates = 0
+        self.reset()
         self.pocket_xy = {n: np.array(p.mouth_centre) for n, p in table.pockets.items()}
         #: unit vectors from each pocket's mouth into its fall (into the pocket)
         self.pocket_in = {n: _unit(np.subtract(p.fall, p.mouth_centre)) for n, p in table.pockets.items()}
@@ -69,6 +68,9 @@ class Tracker:
         """Forget every track."""
         self.slots = {b: Slot(b) for b in self.balls.ids}
         self.updates = 0
+        #: slots gone for the tracker whose pot no stroke took: lost balls in play, free to
+        #: take up a ball standing unexplained (pool: tracker/perception/regroup.py)
+        self.released: set[str] = set()
 
     def seed(self, positions: dict[str, tuple[float, float]]) -> None:
         """Start from a known layout (ball id -> mm): detections are then matched to these
