@@ -138,7 +138,7 @@ class ViewStatus:
         return self.state != "lost"
 
 
-def _cloth_hsv(frames: Sequence[np.ndarray], bed: np.ndarray) -> np.ndarray:
+def cloth_hsv(frames: Sequence[np.ndarray], bed: np.ndarray) -> np.ndarray:
     """Median (hue, saturation, value) of the saturated bed pixels of ``frames`` (BGR at the
     working size; ``bed`` bool mask)."""
     px = np.concatenate([cv2.cvtColor(f, cv2.COLOR_BGR2HSV)[bed] for f in frames])
@@ -197,12 +197,12 @@ class ViewSignature:
         t = cal.table
         bed_q = np.array([[0, 0], [t.width, 0], [t.width, t.length], [0, t.length]], float)
         bed = np.zeros(size[::-1], np.uint8)
-        cv2.fillPoly(bed, [np.round(_outline_px(cal, bed_q, 0.0) * scale).astype(np.int32)], 1)
-        hsv = _cloth_hsv(small, bed.astype(bool))
+        cv2.fillPoly(bed, [np.round(outline_px(cal, bed_q, 0.0) * scale).astype(np.int32)], 1)
+        hsv = cloth_hsv(small, bed.astype(bool))
         votes = np.mean([cloth_pixels(f, hsv) for f in small], axis=0) >= 0.5
         mask = _largest_filled(votes.astype(np.uint8))
         d = t.cushion_depth
-        outer = _outline_px(cal, bed_q + np.array([[-d, -d], [d, -d], [d, d], [-d, d]]),
+        outer = outline_px(cal, bed_q + np.array([[-d, -d], [d, -d], [d, d], [-d, d]]),
                             t.cushion_height) * scale
         pts = np.argwhere(_edges(mask))[:, ::-1].astype(float)
         dist, side = _distance_to_polygon(pts, outer)
@@ -264,7 +264,7 @@ class ViewSignature:
         return bool(whole or hidden), share
 
 
-def _outline_px(cal: Calibration, quad_mm: np.ndarray, z: float, n: int = 60) -> np.ndarray:
+def outline_px(cal: Calibration, quad_mm: np.ndarray, z: float, n: int = 60) -> np.ndarray:
     """A table quadrilateral (4, 2) mm at height ``z`` as a dense image polygon (4n, 2) px."""
     dense = np.concatenate([np.linspace(quad_mm[i], quad_mm[(i + 1) % 4], n, endpoint=False)
                             for i in range(4)])

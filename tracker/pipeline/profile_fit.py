@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from calibration.monitor import cloth_pixels
+from calibration.monitor import cloth_hsv, cloth_pixels, outline_px
 from calibration.profile import Calibration
 
 
@@ -63,14 +63,12 @@ class ProfileDoesNotFit(ValueError):
 
 
 def _bed_outline(cal: Calibration, shrink: float, n: int) -> np.ndarray:
-    """The bed's outline (4n, 2) mm, shrunk about its centre by ``shrink`` (1: the whole bed)."""
+    """The bed's outline drawn through ``cal`` (4n, 2) px, shrunk about the bed's centre by
+    ``shrink`` (1: the whole bed)."""
     t = cal.table
-    w, ln = t.width, t.length
-    side = np.linspace(0.0, 1.0, n)
-    edge = np.concatenate([np.c_[side * w, np.zeros(n)], np.c_[np.full(n, w), side * ln],
-                           np.c_[(1 - side) * w, np.full(n, ln)], np.c_[np.zeros(n), (1 - side) * ln]])
-    centre = np.array([w / 2, ln / 2])
-    return centre + shrink * (edge - centre)
+    corners = np.array([[0.0, 0.0], [t.width, 0.0], [t.width, t.length], [0.0, t.length]])
+    centre = corners.mean(axis=0)
+    return outline_px(cal, centre + shrink * (corners - centre), 0.0, n)
 
 
 def _polygon_mask(shape: tuple[int, int], px: np.ndarray, width: int) -> np.ndarray:
@@ -91,16 +89,14 @@ def profile_fit_share(cal: Calibration, image: np.ndarray,
     k = params.work_width / w
     small = cv2.resize(image, (params.work_width, max(1, int(round(h * k)))),
                        interpolation=cv2.INTER_AREA)
-    bed = _polygon_mask(small.shape[:2], cal.to_image(_bed_outline(cal, 1.0, params.edge_points)) * k,
+    bed = _polygon_mask(small.shape[:2], _bed_outline(cal, 1.0, params.edge_points) * k,
                         params.work_width).astype(bool)
-    middle = _polygon_mask(small.shape[:2], cal.to_image(
-        _bed_outline(cal, params.centre_share, params.edge_points)) * k,
-        params.work_width).astype(bool)
+    middle = _polygon_mask(small.shape[:2], _bed_outline(cal, params.centre_share,
+                                                         params.edge_points) * k,
+                           params.work_width).astype(bool)
     if not bed.any() or middle.sum() < 50:
         return 0.0  # the profile puts the table outside the picture
-    hsv = cv2.cvtColor(small, cv2.COLOR_BGR2HSV)[middle]
-    saturated = hsv[hsv[:, 1] > 25]
-    cloth = cloth_pixels(small, np.median(saturated if len(saturated) > 50 else hsv, axis=0))
+    cloth = cloth_pixels(small, cloth_hsv([small], middle))
     cloth = cv2.morphologyEx(cloth, cv2.MORPH_CLOSE, np.ones((params.close_px,) * 2, np.uint8))
     n, labels, stats, _ = cv2.connectedComponentsWithStats(cloth)
     if n < 2:
